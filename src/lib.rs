@@ -1,0 +1,9 @@
+//! Tengen: a Gomoku and Renju engine.
+//!
+//! The crate is a library with one binary (`pbrain-tengen`) on top. The library is split
+//! the way the data flows: `board` (rules and incremental patterns) under everything,
+//! the engine façade above it, and the protocol layer that turns text into commands.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod types;
