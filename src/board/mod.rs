@@ -13,7 +13,7 @@ pub mod pattern;
 mod renju;
 
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
-use pattern::{Pattern, PatternTable, Shape, ShapeTable, WALL, slot};
+use pattern::{Pattern, PatternTable, SHAPE_SPACE, Shape, ShapeTable, WALL, slot};
 
 /// What occupies a grid cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -35,10 +35,12 @@ impl Cell {
     }
 }
 
-/// Line patterns of one cell: `[color][direction]`, plus the folded shape per colour.
+/// Line patterns of one cell, a nibble per direction for each colour, plus the folded
+/// shape per colour. Eight bytes, so the undo log copies it whole.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
 struct CellPatterns {
-    line: [[u8; 4]; 2],
+    lines: [u16; 2],
     shape: [u8; 2],
 }
 
@@ -64,24 +66,58 @@ const fn zobrist_keys() -> [[u64; GRID]; 2] {
     keys
 }
 
+/// Slots in a per-cell array: the padded grid rounded up to a power of two, so that a
+/// masked index needs no bounds check on the hot path.
+const GRID_CAP: usize = GRID.next_power_of_two();
+
+/// A per-cell array indexed by grid index.
+#[derive(Clone)]
+struct Grid<T>(Box<[T; GRID_CAP]>);
+
+impl<T: Copy> Grid<T> {
+    fn new(fill: T) -> Grid<T> {
+        Grid(Box::new([fill; GRID_CAP]))
+    }
+}
+
+impl<T> std::ops::Index<usize> for Grid<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & (GRID_CAP - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Grid<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & (GRID_CAP - 1)]
+    }
+}
+
 /// A game position under one rule.
 #[derive(Clone)]
 pub struct Board {
     width: usize,
     height: usize,
     rule: Rule,
-    cells: Vec<Cell>,
+    cells: Grid<Cell>,
     /// `keys[dir][cell]`: the line key of the ten neighbours.
-    keys: [Vec<u32>; 4],
-    patterns: Vec<CellPatterns>,
+    keys: [Grid<u32>; 4],
+    patterns: Grid<CellPatterns>,
     /// Stones within two cells (Chebyshev distance), for candidate moves.
-    near: Vec<u8>,
+    near: Grid<u8>,
     history: Vec<(Pos, Color)>,
+    /// Cell patterns overwritten by each move, restored by undo instead of recomputed.
+    undo_log: Vec<(u16, CellPatterns)>,
+    /// Length of `undo_log` before each move of `history`.
+    undo_marks: Vec<u32>,
     moves: Vec<Pos>,
     counts: [usize; 2],
     hash: u64,
     table: &'static PatternTable,
-    shapes: &'static ShapeTable,
+    /// Shape tables for black and white under this rule.
+    shapes: [&'static [u8; SHAPE_SPACE]; 2],
 }
 
 impl Board {
@@ -92,16 +128,18 @@ impl Board {
             width,
             height,
             rule,
-            cells: vec![Cell::Wall; GRID],
-            keys: [vec![0; GRID], vec![0; GRID], vec![0; GRID], vec![0; GRID]],
-            patterns: vec![CellPatterns::default(); GRID],
-            near: vec![0; GRID],
+            cells: Grid::new(Cell::Wall),
+            keys: [Grid::new(0), Grid::new(0), Grid::new(0), Grid::new(0)],
+            patterns: Grid::new(CellPatterns::default()),
+            near: Grid::new(0),
             history: Vec::with_capacity(width * height),
+            undo_log: Vec::with_capacity(width * height * 40),
+            undo_marks: Vec::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
             hash: 0,
             table: PatternTable::get(rule),
-            shapes: ShapeTable::get(),
+            shapes: ShapeTable::get().for_rule(rule),
         };
         for y in 0..height {
             for x in 0..width {
@@ -219,7 +257,8 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][pos.index()];
         self.history.push((pos, color));
         self.moves.push(pos);
-        self.update_lines(pos, color as u32 + 1, true);
+        self.undo_marks.push(self.undo_log.len() as u32);
+        self.update_lines(pos, color as u32 + 1);
         self.update_near(pos, true);
         debug_assert!(self.is_consistent_around(pos));
     }
@@ -233,7 +272,12 @@ impl Board {
         self.cells[pos.index()] = Cell::Empty;
         self.counts[color.index()] -= 1;
         self.hash ^= ZOBRIST[color.index()][pos.index()];
-        self.update_lines(pos, color as u32 + 1, false);
+        self.clear_keys(pos, color as u32 + 1);
+        let mark = self.undo_marks.pop().unwrap_or(0) as usize;
+        for &(q, old) in self.undo_log[mark..].iter().rev() {
+            self.patterns[q as usize] = old;
+        }
+        self.undo_log.truncate(mark);
         self.update_near(pos, false);
         debug_assert!(self.is_consistent_around(pos));
     }
@@ -242,14 +286,17 @@ impl Board {
     pub fn block(&mut self, pos: Pos) {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
-        self.update_lines(pos, WALL, true);
+        // Blocks come before any move is taken back past them, so nothing is logged.
+        let mark = self.undo_log.len();
+        self.update_lines(pos, WALL);
+        self.undo_log.truncate(mark);
         debug_assert!(self.is_consistent_around(pos));
     }
 
-    /// Adds (or removes) cell code `code` at `pos` in the keys of its neighbours and
-    /// refreshes their patterns.
+    /// Adds cell code `code` at `pos` to the keys of its neighbours and refreshes their
+    /// patterns, logging the old ones for undo.
     #[inline]
-    fn update_lines(&mut self, pos: Pos, code: u32, add: bool) {
+    fn update_lines(&mut self, pos: Pos, code: u32) {
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=PAD as isize {
                 for (q, s) in [
@@ -257,58 +304,73 @@ impl Board {
                     (pos.index() as isize - step * k, slot(k)),
                 ] {
                     let q = q as usize;
-                    let bits = code << (2 * s);
-                    if add {
-                        self.keys[d][q] |= bits;
-                    } else {
-                        self.keys[d][q] &= !bits;
-                    }
+                    self.keys[d][q] |= code << (2 * s);
                     if self.cells[q] == Cell::Empty {
-                        let both = self.table.lookup(self.keys[d][q]);
-                        let cp = &mut self.patterns[q];
-                        cp.line[0][d] = both as u8;
-                        cp.line[1][d] = (both >> 8) as u8;
-                        self.refresh_shapes(Pos::from_index(q));
+                        let old = self.patterns[q];
+                        self.undo_log.push((q as u16, old));
+                        self.patterns[q] =
+                            self.with_line(old, d, self.table.lookup(self.keys[d][q]));
                     }
                 }
             }
         }
     }
 
+    /// Removes cell code `code` at `pos` from the keys of its neighbours.
+    #[inline]
+    fn clear_keys(&mut self, pos: Pos, code: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..=PAD as isize {
+                let up = (pos.index() as isize + step * k) as usize;
+                let down = (pos.index() as isize - step * k) as usize;
+                self.keys[d][up] &= !(code << (2 * slot(-k)));
+                self.keys[d][down] &= !(code << (2 * slot(k)));
+            }
+        }
+    }
+
+    /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
+    /// refolded.
+    #[inline]
+    fn with_line(&self, mut cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
+        let mask = !(0xF << (4 * d));
+        cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
+        cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
+        cp.shape[0] = self.shapes[0][cp.lines[0] as usize];
+        cp.shape[1] = self.shapes[1][cp.lines[1] as usize];
+        cp
+    }
+
+    /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
+    /// of five counters at a time as one little-endian word.
     #[inline]
     fn update_near(&mut self, pos: Pos, add: bool) {
-        let base = pos.index() as isize;
+        const FIVE_ONES: u64 = 0x01_0101_0101;
         for dy in -2..=2isize {
-            for dx in -2..=2isize {
-                let q = (base + dy * STRIDE as isize + dx) as usize;
-                if add {
-                    self.near[q] += 1;
-                } else {
-                    self.near[q] -= 1;
-                }
-            }
-        }
-    }
-
-    #[inline]
-    fn refresh_shapes(&mut self, pos: Pos) {
-        let cp = &mut self.patterns[pos.index()];
-        for c in 0..2 {
-            let l = cp.line[c];
-            let packed =
-                l[0] as u16 | (l[1] as u16) << 4 | (l[2] as u16) << 8 | (l[3] as u16) << 12;
-            let renju_black = c == 0 && self.rule == Rule::Renju;
-            cp.shape[c] = self.shapes.lookup(renju_black, packed) as u8;
+            let start = (pos.index() as isize + dy * STRIDE as isize - 2) as usize;
+            let bytes: &mut [u8; 8] = (&mut self.near.0[start..start + 8])
+                .try_into()
+                .expect("8 bytes");
+            let word = u64::from_le_bytes(*bytes);
+            // Counters stay below 26, so no byte carries into its neighbour.
+            let word = if add {
+                word + FIVE_ONES
+            } else {
+                word - FIVE_ONES
+            };
+            *bytes = word.to_le_bytes();
         }
     }
 
     fn refresh_cell(&mut self, pos: Pos) {
-        for d in 0..4 {
-            let both = self.table.lookup(self.keys[d][pos.index()]);
-            self.patterns[pos.index()].line[0][d] = both as u8;
-            self.patterns[pos.index()].line[1][d] = (both >> 8) as u8;
-        }
-        self.refresh_shapes(pos);
+        self.patterns[pos.index()] = self.fresh_patterns(pos);
+    }
+
+    /// The patterns of `pos` computed from its keys.
+    fn fresh_patterns(&self, pos: Pos) -> CellPatterns {
+        (0..4).fold(CellPatterns::default(), |cp, d| {
+            self.with_line(cp, d, self.table.lookup(self.keys[d][pos.index()]))
+        })
     }
 
     /// The key of `pos` in direction `d`, read from the cells.
@@ -326,7 +388,7 @@ impl Board {
     /// The pattern a stone of `color` on empty `pos` makes along direction `dir`.
     #[inline]
     pub fn pattern(&self, pos: Pos, color: Color, dir: usize) -> Pattern {
-        Pattern::from_u8(self.patterns[pos.index()].line[color.index()][dir])
+        Pattern::from_u8((self.patterns[pos.index()].lines[color.index()] >> (4 * dir)) as u8 & 0xF)
     }
 
     /// The folded shape a stone of `color` on empty `pos` makes.
@@ -415,24 +477,10 @@ impl Board {
         if self.cells[p.index()] != Cell::Empty {
             return true;
         }
-        let mut fresh = CellPatterns::default();
-        for d in 0..4 {
-            let key = self.compute_key(p, d);
-            if key != self.keys[d][p.index()] {
-                return false;
-            }
-            let both = self.table.lookup(key);
-            fresh.line[0][d] = both as u8;
-            fresh.line[1][d] = (both >> 8) as u8;
+        if (0..4).any(|d| self.compute_key(p, d) != self.keys[d][p.index()]) {
+            return false;
         }
-        for c in 0..2 {
-            let l = fresh.line[c];
-            let packed =
-                l[0] as u16 | (l[1] as u16) << 4 | (l[2] as u16) << 8 | (l[3] as u16) << 12;
-            fresh.shape[c] =
-                self.shapes
-                    .lookup(c == 0 && self.rule == Rule::Renju, packed) as u8;
-        }
+        let fresh = self.fresh_patterns(p);
         fresh == self.patterns[p.index()]
     }
 

@@ -344,7 +344,7 @@ pub fn swap_colors(key: u32) -> u32 {
 
 /// Black's pattern in the low byte, white's in the high byte, for every key.
 pub struct PatternTable {
-    entries: Vec<u16>,
+    entries: Box<[u16; KEY_SPACE]>,
 }
 
 impl PatternTable {
@@ -360,24 +360,30 @@ impl PatternTable {
         TABLES[i].get_or_init(|| {
             let black = five_rule_table(FiveRule::of(rule, Color::Black));
             let white = five_rule_table(FiveRule::of(rule, Color::White));
-            let entries = (0..KEY_SPACE as u32)
+            let entries: Vec<u16> = (0..KEY_SPACE as u32)
                 .map(|k| black[k as usize] as u16 | (white[swap_colors(k) as usize] as u16) << 8)
                 .collect();
-            PatternTable { entries }
+            PatternTable {
+                entries: entries
+                    .into_boxed_slice()
+                    .try_into()
+                    .expect("table has KEY_SPACE entries"),
+            }
         })
     }
 
     /// Both colours' patterns for a key, packed (black low byte, white high byte).
     #[inline]
     pub fn lookup(&self, key: u32) -> u16 {
-        self.entries[key as usize]
+        // The mask keeps the index provably in range, so no bounds check is emitted.
+        self.entries[key as usize & (KEY_SPACE - 1)]
     }
 }
 
 /// Folds four line patterns (a nibble each) into a shape, one table per colour role.
 pub struct ShapeTable {
     /// `[renju black?][packed patterns]`
-    entries: [Vec<u8>; 2],
+    entries: [Box<[u8; SHAPE_SPACE]>; 2],
 }
 
 impl ShapeTable {
@@ -393,10 +399,21 @@ impl ShapeTable {
     pub fn lookup(&self, renju_black: bool, packed: u16) -> Shape {
         Shape::from_u8(self.entries[renju_black as usize][packed as usize])
     }
+
+    /// The tables black and white use under `rule`.
+    pub fn for_rule(&'static self, rule: Rule) -> [&'static [u8; SHAPE_SPACE]; 2] {
+        [
+            &self.entries[(rule == Rule::Renju) as usize],
+            &self.entries[0],
+        ]
+    }
 }
 
-fn build_shape_table(renju_black: bool) -> Vec<u8> {
-    (0..1u32 << 16)
+/// Four nibbles of line patterns.
+pub const SHAPE_SPACE: usize = 1 << 16;
+
+fn build_shape_table(renju_black: bool) -> Box<[u8; SHAPE_SPACE]> {
+    let v: Vec<u8> = (0..SHAPE_SPACE as u32)
         .map(|packed| {
             let mut n = [0u32; 12];
             for d in 0..4 {
@@ -405,7 +422,10 @@ fn build_shape_table(renju_black: bool) -> Vec<u8> {
             }
             shape_of(&n, renju_black) as u8
         })
-        .collect()
+        .collect();
+    v.into_boxed_slice()
+        .try_into()
+        .expect("SHAPE_SPACE entries")
 }
 
 /// The shape of a cell from the number of directions showing each pattern.
