@@ -447,3 +447,511 @@ fn status_bytes(status: &str, name: &str) -> Option<u64> {
         Some(kib * 1024)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::MAX_SIZE;
+
+    const KIB: usize = 1 << 10;
+
+    fn splitmix(x: u64) -> u64 {
+        let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// `n` distinct pseudo-random keys that all fall in `bucket`.
+    fn keys_in_bucket(tt: &TranspositionTable, bucket: usize, n: usize) -> Vec<u64> {
+        (1..)
+            .map(splitmix)
+            .filter(|&key| tt.bucket_index(key) == bucket)
+            .take(n)
+            .collect()
+    }
+
+    /// The number of slots of `key`'s bucket whose check word matches `key`.
+    fn copies(tt: &TranspositionTable, key: u64) -> usize {
+        let bucket = tt.bucket(key);
+        (0..ENTRIES)
+            .filter(|&slot| {
+                let (check, data) = bucket.load(slot);
+                check ^ data == key && Data(data).is_occupied()
+            })
+            .count()
+    }
+
+    fn assert_hit(tt: &TranspositionTable, key: u64, mv: Pos, v: i32, e: i32, d: i32, b: Bound) {
+        let hit = tt
+            .probe(key)
+            .unwrap_or_else(|| panic!("key {key:#x} missing"));
+        assert_eq!(
+            (hit.mv, hit.value, hit.eval, hit.depth, hit.bound),
+            (mv, v, e, d, b)
+        );
+    }
+
+    #[test]
+    fn every_field_round_trips_including_extremes() {
+        let corner = Pos::new(MAX_SIZE - 1, MAX_SIZE - 1);
+        let cases = [
+            (Pos::new(0, 0), 0, 0, 0, Bound::None),
+            (Pos::new(7, 7), 1, -1, 1, Bound::Upper),
+            (
+                corner,
+                i32::from(i16::MAX),
+                i32::from(i16::MIN),
+                DEPTH_MAX,
+                Bound::Lower,
+            ),
+            (
+                Pos::NONE,
+                i32::from(i16::MIN),
+                i32::from(i16::MAX),
+                DEPTH_MIN,
+                Bound::Exact,
+            ),
+            (Pos::from_index(GRID - 1), -30_000, 29_999, -1, Bound::Exact),
+            (Pos::new(14, 3), 12_345, -54, -20, Bound::Upper),
+        ];
+        for (i, &(mv, value, eval, depth, bound)) in cases.iter().enumerate() {
+            let tt = TranspositionTable::new(4 * KIB);
+            let key = splitmix(i as u64);
+            tt.store(key, mv, value, eval, depth, bound);
+            assert_hit(&tt, key, mv, value, eval, depth, bound);
+            tt.new_search();
+            assert_hit(&tt, key, mv, value, eval, depth, bound);
+        }
+    }
+
+    #[test]
+    fn depths_beyond_the_range_are_clamped_and_still_stored() {
+        let tt = TranspositionTable::new(4 * KIB);
+        let (deep, shallow) = (splitmix(1), splitmix(2));
+        tt.store(deep, Pos::new(1, 2), 5, 6, 1000, Bound::Lower);
+        tt.store(shallow, Pos::new(3, 4), 7, 8, -1000, Bound::Upper);
+        assert_hit(&tt, deep, Pos::new(1, 2), 5, 6, DEPTH_MAX, Bound::Lower);
+        assert_hit(&tt, shallow, Pos::new(3, 4), 7, 8, DEPTH_MIN, Bound::Upper);
+    }
+
+    /// Debug builds reject a value outside `i16`; release builds clamp it.
+    #[test]
+    #[cfg_attr(debug_assertions, should_panic(expected = "does not fit an i16"))]
+    fn values_beyond_i16_are_rejected_or_clamped() {
+        let tt = TranspositionTable::new(4 * KIB);
+        tt.store(9, Pos::new(1, 1), 40_000, -40_000, 3, Bound::Exact);
+        let max = i32::from(i16::MAX);
+        assert_hit(
+            &tt,
+            9,
+            Pos::new(1, 1),
+            max,
+            i32::from(i16::MIN),
+            3,
+            Bound::Exact,
+        );
+    }
+
+    #[test]
+    fn a_wrong_key_never_returns_data() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        // All-zero slots satisfy `0 ^ 0 == 0`, so key 0 is the case the depth byte guards.
+        assert!(tt.probe(0).is_none());
+        let keys = keys_in_bucket(&tt, 5, 6);
+        tt.store(keys[0], Pos::new(2, 2), 10, 20, 3, Bound::Exact);
+        assert!(tt.probe(keys[0]).is_some());
+        for flipped in [keys[0] ^ 1, keys[0] ^ 1 << 40, keys[0] ^ 1 << 63] {
+            assert!(tt.probe(flipped).is_none(), "{flipped:#x}");
+        }
+        for &other in &keys[1..] {
+            assert!(tt.probe(other).is_none());
+        }
+        assert!(tt.probe(0).is_none());
+    }
+
+    #[test]
+    fn torn_entries_are_ignored() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        let keys = keys_in_bucket(&tt, 2, 2);
+        let (a, b) = (keys[0], keys[1]);
+        let data_a = Data::pack(Pos::new(1, 1), 100, 10, 5, Bound::Exact, 0).0;
+        let data_b = Data::pack(Pos::new(9, 9), -100, -10, 7, Bound::Lower, 0).0;
+        let bucket = tt.bucket(a);
+
+        // Writer A's check word beside writer B's data word, as two racing stores can leave.
+        bucket.words[0].store(a ^ data_a, Relaxed);
+        bucket.words[1].store(data_b, Relaxed);
+        assert!(tt.probe(a).is_none());
+        assert!(tt.probe(b).is_none());
+
+        // The same slot written whole is found again.
+        bucket.words[1].store(data_a, Relaxed);
+        assert_hit(&tt, a, Pos::new(1, 1), 100, 10, 5, Bound::Exact);
+
+        // A single flipped payload bit (here in the value) is caught too.
+        bucket.words[1].store(data_a ^ 1 << VALUE_SHIFT, Relaxed);
+        assert!(tt.probe(a).is_none());
+    }
+
+    #[test]
+    fn colliding_keys_share_a_bucket_until_it_is_full() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        let keys = keys_in_bucket(&tt, 3, ENTRIES + 1);
+        let payload = |i: usize| {
+            (
+                Pos::new(i, i + 1),
+                100 * i as i32,
+                -(i as i32),
+                10 + i as i32,
+            )
+        };
+        for (i, &key) in keys[..ENTRIES].iter().enumerate() {
+            let (mv, value, eval, depth) = payload(i);
+            tt.store(key, mv, value, eval, depth, Bound::Exact);
+        }
+        for (i, &key) in keys[..ENTRIES].iter().enumerate() {
+            let (mv, value, eval, depth) = payload(i);
+            assert_hit(&tt, key, mv, value, eval, depth, Bound::Exact);
+        }
+        // A fifth key evicts exactly one entry: the shallowest, the first one stored.
+        tt.store(keys[ENTRIES], Pos::new(20, 20), 1, 2, 30, Bound::Lower);
+        assert_hit(&tt, keys[ENTRIES], Pos::new(20, 20), 1, 2, 30, Bound::Lower);
+        assert!(tt.probe(keys[0]).is_none());
+        for (i, &key) in keys[1..ENTRIES].iter().enumerate() {
+            let (mv, value, eval, depth) = payload(i + 1);
+            assert_hit(&tt, key, mv, value, eval, depth, Bound::Exact);
+        }
+    }
+
+    #[test]
+    fn a_new_key_evicts_the_shallowest_entry() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        let keys = keys_in_bucket(&tt, 0, ENTRIES + 1);
+        for (&key, depth) in keys.iter().zip([10, 3, 7, 5]) {
+            tt.store(key, Pos::new(1, 1), 0, 0, depth, Bound::Upper);
+        }
+        // Even a shallower newcomer replaces: the table favours the present search.
+        tt.store(keys[4], Pos::new(2, 2), 0, 0, -3, Bound::Upper);
+        assert!(tt.probe(keys[1]).is_none());
+        for &key in [keys[0], keys[2], keys[3], keys[4]].iter() {
+            assert!(tt.probe(key).is_some());
+        }
+    }
+
+    #[test]
+    fn a_deep_entry_survives_one_search_but_ages_out_later() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        let keys = keys_in_bucket(&tt, 7, 6);
+        let store = |key, depth| tt.store(key, Pos::new(3, 3), 0, 0, depth, Bound::Lower);
+        store(keys[0], 20);
+        tt.new_search();
+        for &key in &keys[1..4] {
+            store(key, 10);
+        }
+        // Age 1 costs 8 plies: 20 - 8 = 12 beats the current entries of depth 10.
+        store(keys[4], 10);
+        assert!(tt.probe(keys[0]).is_some());
+        assert!(tt.probe(keys[1]).is_none());
+        // Two searches later the deep entry scores 20 - 3 * 8 = -4 against 10 for the
+        // entries that the current search has written again.
+        tt.new_search();
+        tt.new_search();
+        for &key in &keys[2..5] {
+            store(key, 10);
+        }
+        store(keys[5], 10);
+        assert!(tt.probe(keys[0]).is_none(), "the stale deep entry ages out");
+        for &key in &keys[2..6] {
+            assert!(tt.probe(key).is_some());
+        }
+    }
+
+    #[test]
+    fn an_entry_of_the_same_key_is_updated_in_place() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        let key = splitmix(77);
+        let (a, b) = (Pos::new(4, 4), Pos::new(5, 5));
+        tt.store(key, a, 100, 1, 20, Bound::Exact);
+
+        // Much shallower and not exact: the deep result stays, the move stays.
+        tt.store(key, Pos::NONE, 50, 2, 10, Bound::Lower);
+        assert_hit(&tt, key, a, 100, 1, 20, Bound::Exact);
+        // ... but a new move is still recorded.
+        tt.store(key, b, 50, 2, 10, Bound::Lower);
+        assert_hit(&tt, key, b, 100, 1, 20, Bound::Exact);
+
+        // Within the margin: overwritten, keeping the move when none is given.
+        tt.store(
+            key,
+            Pos::NONE,
+            7,
+            3,
+            20 - SAME_KEY_DEPTH_MARGIN + 1,
+            Bound::Upper,
+        );
+        assert_hit(&tt, key, b, 7, 3, 17, Bound::Upper);
+        tt.store(
+            key,
+            Pos::NONE,
+            8,
+            3,
+            17 - SAME_KEY_DEPTH_MARGIN,
+            Bound::Upper,
+        );
+        assert_hit(&tt, key, b, 7, 3, 17, Bound::Upper);
+
+        // An exact bound always overwrites.
+        tt.store(key, a, 9, 4, 1, Bound::Exact);
+        assert_hit(&tt, key, a, 9, 4, 1, Bound::Exact);
+
+        // So does any result of a later search.
+        tt.store(key, a, 10, 4, 40, Bound::Exact);
+        tt.new_search();
+        tt.store(key, Pos::NONE, 11, 5, 0, Bound::Lower);
+        assert_hit(&tt, key, a, 11, 5, 0, Bound::Lower);
+
+        assert_eq!(copies(&tt, key), 1, "updates never duplicate a key");
+    }
+
+    #[test]
+    fn hashfull_counts_entries_of_the_current_generation() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        assert_eq!(tt.hashfull(), 0);
+        for bucket in 0..8 {
+            for key in keys_in_bucket(&tt, bucket, ENTRIES) {
+                tt.store(key, Pos::new(1, 1), 0, 0, 1, Bound::Exact);
+            }
+        }
+        assert_eq!(tt.hashfull(), 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        for key in keys_in_bucket(&tt, 9, 2) {
+            tt.store(key, Pos::new(1, 1), 0, 0, 1, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 2 * 1000 / (16 * ENTRIES) as u32);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn hashfull_samples_only_the_first_thousand_buckets() {
+        let tt = TranspositionTable::new(2048 * BUCKET_BYTES);
+        for key in keys_in_bucket(&tt, 1500, ENTRIES) {
+            tt.store(key, Pos::new(1, 1), 0, 0, 1, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 0);
+        for key in keys_in_bucket(&tt, 0, ENTRIES) {
+            tt.store(key, Pos::new(1, 1), 0, 0, 1, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 1);
+    }
+
+    #[test]
+    fn the_generation_wraps_after_sixty_four_searches() {
+        let tt = TranspositionTable::new(16 * BUCKET_BYTES);
+        tt.store(1, Pos::new(1, 1), 0, 0, 1, Bound::Exact);
+        for _ in 0..GEN_MASK {
+            tt.new_search();
+            assert_eq!(tt.hashfull(), 0);
+        }
+        tt.new_search();
+        assert_eq!(tt.generation.load(Relaxed), 0);
+        assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_request() {
+        for (request, size) in [
+            (0, BUCKET_BYTES),
+            (BUCKET_BYTES - 1, BUCKET_BYTES),
+            (BUCKET_BYTES, BUCKET_BYTES),
+            (3 * BUCKET_BYTES, 2 * BUCKET_BYTES),
+            (1 << 20, 1 << 20),
+            ((1 << 20) + 100, 1 << 20),
+            (3 << 20, 2 << 20),
+        ] {
+            assert_eq!(
+                TranspositionTable::new(request).size_bytes(),
+                size,
+                "{request}"
+            );
+        }
+    }
+
+    #[test]
+    fn resize_keeps_an_unchanged_table_and_clear_empties_it() {
+        let mut tt = TranspositionTable::new(64 * KIB);
+        tt.store(5, Pos::new(6, 6), 1, 2, 3, Bound::Upper);
+        tt.resize(64 * KIB + 1000);
+        assert_eq!(tt.size_bytes(), 64 * KIB);
+        assert_hit(&tt, 5, Pos::new(6, 6), 1, 2, 3, Bound::Upper);
+
+        tt.resize(256 * KIB);
+        assert_eq!(tt.size_bytes(), 256 * KIB);
+        assert!(tt.probe(5).is_none());
+        tt.resize(4 * KIB);
+        assert_eq!(tt.size_bytes(), 4 * KIB);
+
+        tt.store(5, Pos::new(6, 6), 1, 2, 3, Bound::Upper);
+        tt.new_search();
+        tt.clear();
+        assert!(tt.probe(5).is_none());
+        assert_eq!(tt.generation.load(Relaxed), 0);
+    }
+
+    /// The resident size of the mappings overlapping `start..start + len`, from
+    /// `/proc/self/smaps`, or `None` where that file does not exist.
+    fn resident_bytes(start: usize, len: usize) -> Option<u64> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut overlapping = false;
+        let mut total = 0;
+        for line in smaps.lines() {
+            let range = line
+                .split_whitespace()
+                .next()
+                .and_then(|r| r.split_once('-'));
+            let bounds = range.and_then(|(lo, hi)| {
+                let lo = usize::from_str_radix(lo, 16).ok()?;
+                Some((lo, usize::from_str_radix(hi, 16).ok()?))
+            });
+            if let Some((lo, hi)) = bounds {
+                overlapping = lo < start + len && start < hi;
+            } else if overlapping {
+                total += status_bytes(line, "Rss").unwrap_or(0);
+            }
+        }
+        Some(total)
+    }
+
+    #[test]
+    fn a_cleared_table_is_resident() {
+        let tt = TranspositionTable::new(64 << 20);
+        tt.clear();
+        let start = tt.buckets.as_ptr() as usize;
+        match resident_bytes(start, tt.size_bytes()) {
+            Some(resident) => assert!(resident >= tt.size_bytes() as u64, "{resident}"),
+            None => assert!(!std::path::Path::new("/proc/self/smaps").exists()),
+        }
+    }
+
+    #[test]
+    fn the_budget_subtracts_the_rest_of_the_process() {
+        const MIB: usize = 1 << 20;
+        let mib = |n: u64| n * MIB as u64;
+        assert_eq!(table_bytes_for_limit(mib(350), 1), Some(256 * MIB));
+        assert_eq!(
+            table_bytes_for_limit(0, 1),
+            table_bytes_for_limit(DEFAULT_MAX_MEMORY, 1)
+        );
+        assert_eq!(table_bytes_for_limit(mib(64), 1), Some(32 * MIB));
+        assert_eq!(table_bytes_for_limit(mib(64), 2), Some(16 * MIB));
+        assert_eq!(
+            table_bytes_for_limit(mib(64), 0),
+            table_bytes_for_limit(mib(64), 1)
+        );
+        assert_eq!(table_bytes_for_limit(mib(1024), 2), Some(512 * MIB));
+
+        // The documented minimum limits: about 28 MiB for one thread, 37 MiB for two.
+        assert_eq!(table_bytes_for_limit(mib(27), 1), None);
+        assert_eq!(table_bytes_for_limit(mib(28), 1), Some(MIB));
+        assert_eq!(table_bytes_for_limit(mib(36), 2), None);
+        assert_eq!(table_bytes_for_limit(mib(37), 2), Some(MIB));
+        assert_eq!(table_bytes_for_limit(mib(10), 1), None);
+        assert_eq!(table_bytes_for_limit(1, 1), None);
+        assert_eq!(table_bytes_for_limit(mib(350), usize::MAX), None);
+        assert!(table_bytes_for_limit(u64::MAX, 1).is_some_and(usize::is_power_of_two));
+
+        for limit in (20..2000).step_by(7).map(mib) {
+            for threads in 1..=8 {
+                let Some(table) = table_bytes_for_limit(limit, threads) else {
+                    continue;
+                };
+                let rest = (OTHER_MEMORY + threads * PER_THREAD) as u64;
+                let usable = limit * (100 - SAFETY_MARGIN_PERCENT) / 100;
+                assert!(table.is_power_of_two() && table >= MIN_TABLE_BYTES);
+                assert!(table as u64 + rest <= usable, "{limit} {threads}");
+                assert!(2 * table as u64 + rest > usable, "largest power of two");
+            }
+        }
+    }
+
+    #[test]
+    fn status_fields_are_read_in_bytes() {
+        let status = "Name:\tpbrain\nVmHWMx:\t1 kB\nVmPeak:\t  9000 kB\nVmHWM:\t    2048 kB\n\
+                      VmRSS:\t    1024 kB\nThreads:\t3\n";
+        assert_eq!(status_bytes(status, "VmHWM"), Some(2048 * 1024));
+        assert_eq!(status_bytes(status, "VmRSS"), Some(1024 * 1024));
+        assert_eq!(status_bytes(status, "Threads"), None, "no unit");
+        assert_eq!(status_bytes(status, "VmSwap"), None);
+    }
+
+    #[test]
+    fn peak_rss_covers_a_touched_table() {
+        let tt = TranspositionTable::new(16 << 20);
+        tt.clear();
+        match peak_rss_bytes() {
+            Some(peak) => assert!(peak >= tt.size_bytes() as u64, "{peak}"),
+            None => assert!(!std::path::Path::new("/proc/self/status").exists()),
+        }
+    }
+
+    /// What every stress-test entry must hold: a function of its key.
+    fn payload(key: u64) -> (Pos, i32, i32, i32, Bound) {
+        let x = (key % MAX_SIZE as u64) as usize;
+        let y = (key / 64 % MAX_SIZE as u64) as usize;
+        let mv = if key.is_multiple_of(97) {
+            Pos::NONE
+        } else {
+            Pos::new(x, y)
+        };
+        let depth = ((key >> 48) % 255) as i32 + DEPTH_MIN;
+        let value = i32::from((key >> 16) as i16);
+        (
+            mv,
+            value,
+            i32::from((key >> 32) as i16),
+            depth,
+            Bound::from_bits(key >> 62),
+        )
+    }
+
+    #[test]
+    fn threads_hammering_one_table_never_see_a_foreign_payload() {
+        const THREADS: u64 = 4;
+        const OPS: u64 = 40_000;
+        const KEYS: u64 = 512;
+        // 128 entries for 512 keys: constant eviction and many writers per slot.
+        let tt = TranspositionTable::new(32 * BUCKET_BYTES);
+        let hits: u64 = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let tt = &tt;
+                    scope.spawn(move || {
+                        let mut hits = 0;
+                        for i in 0..OPS {
+                            let r = splitmix(t << 32 | i);
+                            let key = splitmix(r % KEYS);
+                            tt.prefetch(key);
+                            if r >> 63 == 0 {
+                                let (mv, value, eval, depth, bound) = payload(key);
+                                tt.store(key, mv, value, eval, depth, bound);
+                            } else if let Some(hit) = tt.probe(key) {
+                                let got = (hit.mv, hit.value, hit.eval, hit.depth, hit.bound);
+                                // Equal payloads mean the move, too, is the legal one stored.
+                                assert_eq!(got, payload(key), "key {key:#x}");
+                                hits += 1;
+                            }
+                            if t == 0 && i.is_multiple_of(5000) {
+                                tt.new_search();
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert!(hits > 0, "the probes must find something to check");
+    }
+}
