@@ -9,4 +9,5 @@
 pub mod board;
 #[cfg(test)]
 pub mod testdata;
+pub mod tt;
 pub mod types;
