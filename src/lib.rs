@@ -7,6 +7,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod board;
+pub mod eval;
 #[cfg(test)]
 pub mod testdata;
 pub mod tt;

@@ -104,8 +104,11 @@ pub enum Shape {
     Five,
 }
 
+/// Number of `Shape` values.
+pub const SHAPE_COUNT: usize = 14;
+
 impl Shape {
-    const ALL: [Shape; 14] = [
+    const ALL: [Shape; SHAPE_COUNT] = [
         Shape::None,
         Shape::MaybeForbidden,
         Shape::Flex2,
