@@ -8,7 +8,9 @@
 
 pub mod board;
 pub mod eval;
+pub mod movegen;
 #[cfg(test)]
 pub mod testdata;
+pub mod threat;
 pub mod tt;
 pub mod types;

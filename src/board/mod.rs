@@ -116,6 +116,8 @@ pub struct Board {
     undo_marks: Vec<u32>,
     moves: Vec<Pos>,
     counts: [usize; 2],
+    /// Points blocked by `block`.
+    blocked: usize,
     hash: u64,
     table: &'static PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
@@ -151,6 +153,7 @@ impl Board {
             undo_marks: Vec::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
+            blocked: 0,
             hash: 0,
             table: PatternTable::get(rule),
             cell_info: CellTable::get().for_rule(rule),
@@ -250,7 +253,13 @@ impl Board {
     }
 
     pub fn is_full(&self) -> bool {
-        self.points().all(|p| !self.is_empty(p))
+        self.empty_count() == 0
+    }
+
+    /// Empty points left on the playing area.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.area() - self.stone_count() - self.blocked
     }
 
     /// Every point of the playing area, row by row.
@@ -308,6 +317,7 @@ impl Board {
     pub fn block(&mut self, pos: Pos) {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
+        self.blocked += 1;
         // Blocks come before any move is taken back past them, so nothing is logged.
         let mark = self.undo_log.len();
         self.remove_from_sums(pos);
@@ -449,6 +459,17 @@ impl Board {
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> Shape {
         Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+    }
+
+    /// What a stone of `color` on empty `pos` is worth (see `eval.rs`).
+    #[inline]
+    pub fn cell_value(&self, pos: Pos, color: Color) -> i32 {
+        self.patterns[pos.index()].value[color.index()] as i32
+    }
+
+    /// Number of points on the playing area.
+    pub fn area(&self) -> usize {
+        self.width * self.height
     }
 
     /// The summed cell values of `color` over the empty cells (see `eval.rs`).
