@@ -63,10 +63,10 @@ pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
 pub fn threat(board: &mut Board) -> Threat {
     let us = board.side_to_move();
     let them = us.opp();
-    if board.shape_count(us, Shape::Five) > 0 {
-        if let Some(p) = find_shape(board, us, Shape::Five) {
-            return Threat::Win(p);
-        }
+    if board.shape_count(us, Shape::Five) > 0
+        && let Some(p) = find_shape(board, us, Shape::Five)
+    {
+        return Threat::Win(p);
     }
     match board.shape_count(them, Shape::Five) {
         0 => {}
