@@ -9,6 +9,7 @@
 pub mod board;
 pub mod eval;
 pub mod movegen;
+pub mod search;
 #[cfg(test)]
 pub mod testdata;
 pub mod threat;
