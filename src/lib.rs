@@ -6,6 +6,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod movegen;
