@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::search::{Searcher, score_to_string};
-use crate::types::{Pos, Rule};
+use crate::types::{Color, Pos, Rule};
 
 /// Depth every bench position is searched to.
-pub const BENCH_DEPTH: u32 = 10;
+pub const BENCH_DEPTH: u32 = 8;
 
 /// A bench position: rule, board size and the moves played alternately from black.
 struct BenchPosition {
@@ -19,12 +19,14 @@ struct BenchPosition {
     moves: &'static [(usize, usize)],
 }
 
+// Middle games come from Tengen's own depth-4 self-play from a three-stone opening; the
+// renju VCF and VCT positions are puzzles from the shared test data (P005, P009).
 const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         name: "freestyle-15 opening",
         rule: Rule::Freestyle,
         size: 15,
-        moves: &[(7, 7), (8, 7), (8, 10)],
+        moves: &[(7, 7), (8, 6), (8, 8)],
     },
     BenchPosition {
         name: "freestyle-15 middle game",
@@ -32,89 +34,178 @@ const POSITIONS: &[BenchPosition] = &[
         size: 15,
         moves: &[
             (7, 7),
-            (8, 8),
-            (6, 8),
             (8, 6),
-            (8, 7),
-            (6, 7),
-            (9, 6),
+            (8, 8),
+            (9, 9),
+            (9, 7),
+            (10, 7),
             (7, 9),
+            (10, 6),
+            (7, 6),
             (7, 8),
-            (9, 8),
-            (10, 9),
-            (5, 9),
+            (10, 8),
+            (9, 6),
         ],
     },
     BenchPosition {
-        name: "freestyle-20 opening",
-        rule: Rule::Freestyle,
-        size: 20,
-        moves: &[(10, 10), (11, 9), (9, 11), (12, 12), (11, 11)],
-    },
-    BenchPosition {
-        name: "freestyle-20 VCF",
+        name: "freestyle-20 middle game",
         rule: Rule::Freestyle,
         size: 20,
         moves: &[
-            (9, 9),
             (10, 10),
-            (9, 10),
-            (9, 11),
-            (10, 9),
-            (8, 9),
-            (11, 8),
-            (12, 7),
-            (11, 10),
-            (12, 11),
             (11, 9),
-            (0, 0),
+            (11, 11),
+            (12, 10),
+            (10, 8),
+            (12, 12),
+            (10, 11),
+            (10, 9),
             (12, 9),
+            (9, 12),
+            (11, 12),
+            (9, 10),
+            (9, 9),
+            (8, 11),
         ],
     },
     BenchPosition {
-        name: "standard-15 opening",
+        name: "standard-15 middle game",
         rule: Rule::Standard,
         size: 15,
-        moves: &[(7, 7), (7, 8), (9, 7), (8, 6), (6, 8)],
+        moves: &[
+            (7, 7),
+            (8, 6),
+            (8, 8),
+            (9, 9),
+            (9, 7),
+            (10, 7),
+            (7, 9),
+            (10, 6),
+            (7, 6),
+            (7, 8),
+        ],
     },
     BenchPosition {
-        name: "renju-15 opening (Kagetsu)",
-        rule: Rule::Renju,
-        size: 15,
-        moves: &[(7, 7), (7, 6), (8, 6)],
-    },
-    BenchPosition {
-        name: "renju-15 forbidden points",
+        name: "renju-15 middle game",
         rule: Rule::Renju,
         size: 15,
         moves: &[
             (7, 7),
-            (6, 6),
-            (8, 7),
-            (9, 7),
-            (7, 8),
-            (7, 9),
-            (8, 9),
-            (6, 7),
-            (6, 9),
-            (9, 10),
-            (5, 8),
-            (4, 7),
+            (8, 6),
             (8, 8),
-            (8, 10),
-            (9, 8),
-            (10, 8),
-            (6, 10),
-            (5, 11),
+            (9, 7),
+            (7, 5),
+            (7, 4),
+            (6, 6),
+            (5, 5),
+            (5, 7),
+            (4, 8),
+            (4, 7),
+            (6, 7),
+            (8, 4),
+            (9, 3),
+            (5, 8),
+            (6, 9),
+            (5, 10),
+            (5, 9),
         ],
     },
     BenchPosition {
-        name: "caro-15 opening",
+        name: "renju-15 VCF (P005)",
+        rule: Rule::Renju,
+        size: 15,
+        moves: &[
+            (7, 7),
+            (7, 6),
+            (9, 7),
+            (11, 7),
+            (10, 7),
+            (9, 8),
+            (8, 8),
+            (10, 9),
+            (11, 8),
+            (8, 10),
+            (8, 9),
+            (11, 10),
+        ],
+    },
+    BenchPosition {
+        name: "renju-15 VCT (P009)",
+        rule: Rule::Renju,
+        size: 15,
+        moves: &[
+            (7, 7),
+            (8, 5),
+            (7, 9),
+            (8, 6),
+            (9, 9),
+            (7, 8),
+            (6, 10),
+            (8, 9),
+            (8, 10),
+            (7, 10),
+        ],
+    },
+    BenchPosition {
+        name: "caro-15 middle game",
         rule: Rule::Caro,
         size: 15,
-        moves: &[(7, 7), (8, 8), (8, 6), (6, 8)],
+        moves: &[
+            (7, 7),
+            (8, 6),
+            (8, 8),
+            (9, 9),
+            (9, 7),
+            (10, 7),
+            (7, 9),
+            (10, 6),
+            (7, 6),
+            (7, 8),
+        ],
     },
 ];
+
+/// A renju middle game with eight forbidden points (record F0228 of the shared
+/// forbidden-point data): black stones, then white stones.
+const FORBIDDEN_BENCH: [&[(usize, usize)]; 2] = [
+    &[
+        (1, 9),
+        (2, 7),
+        (2, 8),
+        (3, 8),
+        (3, 9),
+        (4, 11),
+        (4, 12),
+        (5, 12),
+        (6, 10),
+        (7, 7),
+    ],
+    &[
+        (0, 6),
+        (0, 7),
+        (2, 2),
+        (4, 14),
+        (6, 14),
+        (7, 2),
+        (11, 2),
+        (11, 14),
+        (14, 0),
+        (14, 14),
+    ],
+];
+
+fn forbidden_bench_board() -> Board {
+    let mut b = Board::new(15, 15, Rule::Renju);
+    for (color, stones) in [Color::Black, Color::White]
+        .into_iter()
+        .zip(FORBIDDEN_BENCH)
+    {
+        for &(x, y) in stones {
+            b.place(Pos::new(x, y), color);
+        }
+    }
+    b
+}
 
 fn setup(p: &BenchPosition) -> Board {
     let mut b = Board::new(p.size, p.size, p.rule);
@@ -183,12 +274,7 @@ pub fn run_board() -> Vec<String> {
     }
     let rate = pairs as f64 / start.elapsed().as_secs_f64();
 
-    let renju = setup(
-        POSITIONS
-            .iter()
-            .find(|p| p.name.contains("forbidden"))
-            .expect("renju bench position"),
-    );
+    let renju = forbidden_bench_board();
     let rounds = 2000;
     let start = Instant::now();
     let mut found = 0;
@@ -250,13 +336,7 @@ mod tests {
             assert!(b.winner().is_none(), "{}", p.name);
             assert!(b.is_consistent(), "{}", p.name);
         }
-        let renju = setup(
-            POSITIONS
-                .iter()
-                .find(|p| p.name.contains("forbidden"))
-                .expect("renju position"),
-        );
-        assert!(!renju.forbidden_points().is_empty());
+        assert_eq!(forbidden_bench_board().forbidden_points().len(), 8);
     }
 
     #[test]
