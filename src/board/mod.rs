@@ -12,9 +12,9 @@
 pub mod pattern;
 mod renju;
 
-use crate::eval::CellTable;
+use crate::eval::{CellRole, CellTable};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
-use pattern::{Pattern, PatternTable, SHAPE_COUNT, SHAPE_SPACE, Shape, WALL, slot};
+use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
 /// What occupies a grid cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -122,7 +122,7 @@ pub struct Board {
     table: &'static PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
     /// under this rule (see `eval.rs`).
-    cell_info: [&'static [u32; SHAPE_SPACE]; 2],
+    cell_info: [&'static CellRole; 2],
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
     /// `sums` before each move of `history`.
@@ -133,7 +133,28 @@ pub struct Board {
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Sums {
     potential: [i32; 2],
-    shapes: [[u16; SHAPE_COUNT]; 2],
+    /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
+    threats: [u64; 2],
+}
+
+/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
+/// closed four, and renju black's possible forbidden points; other shapes are not
+/// counted. A move's changes are summed as whole words: the fields' final values are
+/// small and non-negative, so borrows between fields in between cancel out.
+const COUNTED: [u64; 16] = {
+    let mut t = [0u64; 16];
+    t[Shape::Five as usize] = 1;
+    t[Shape::Flex4 as usize] = 1 << 16;
+    t[Shape::Block4 as usize] = 1 << 32;
+    t[Shape::Block4Plus as usize] = 1 << 32;
+    t[Shape::Block4Flex3 as usize] = 1 << 32;
+    t[Shape::MaybeForbidden as usize] = 1 << 48;
+    t
+};
+
+#[inline(always)]
+fn counted(shape: u8) -> u64 {
+    COUNTED[shape as usize & 15]
 }
 
 impl Board {
@@ -330,6 +351,9 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
+        // Changes are gathered in locals and applied once: fewer dependent memory updates.
+        let mut potential = [0i32; 2];
+        let mut threats = [0u64; 2];
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=PAD as isize {
                 for (q, s) in [
@@ -344,13 +368,18 @@ impl Board {
                         let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
                         self.patterns[q] = new;
                         for c in 0..2 {
-                            self.sums.potential[c] += new.value[c] as i32 - old.value[c] as i32;
-                            self.sums.shapes[c][old.shape[c] as usize] -= 1;
-                            self.sums.shapes[c][new.shape[c] as usize] += 1;
+                            potential[c] += new.value[c] as i32 - old.value[c] as i32;
+                            threats[c] = threats[c]
+                                .wrapping_add(counted(new.shape[c]))
+                                .wrapping_sub(counted(old.shape[c]));
                         }
                     }
                 }
             }
+        }
+        for c in 0..2 {
+            self.sums.potential[c] += potential[c];
+            self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
         }
     }
 
@@ -360,7 +389,7 @@ impl Board {
         let cp = self.patterns[pos.index()];
         for c in 0..2 {
             self.sums.potential[c] -= cp.value[c] as i32;
-            self.sums.shapes[c][cp.shape[c] as usize] -= 1;
+            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape[c]));
         }
     }
 
@@ -371,7 +400,7 @@ impl Board {
             let cp = self.patterns[p.index()];
             for c in 0..2 {
                 sums.potential[c] += cp.value[c] as i32;
-                sums.shapes[c][cp.shape[c] as usize] += 1;
+                sums.threats[c] += counted(cp.shape[c]);
             }
         }
         sums
@@ -398,7 +427,7 @@ impl Board {
         cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
         cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
         for c in 0..2 {
-            let info = self.cell_info[c][cp.lines[c] as usize];
+            let info = self.cell_info[c].lookup(cp.lines[c]);
             cp.shape[c] = info as u8;
             cp.value[c] = (info >> 16) as i16;
         }
@@ -478,10 +507,27 @@ impl Board {
         self.sums.potential[color.index()]
     }
 
-    /// How many empty cells have `shape` for `color`.
+    /// Empty cells where `color` makes a five.
     #[inline]
-    pub fn shape_count(&self, color: Color, shape: Shape) -> u32 {
-        self.sums.shapes[color.index()][shape as usize] as u32
+    pub fn count_fives(&self, color: Color) -> u32 {
+        self.threat_field(color, 0)
+    }
+
+    /// Empty cells where `color` makes an open four (or two fours).
+    #[inline]
+    pub fn count_flex4(&self, color: Color) -> u32 {
+        self.threat_field(color, 1)
+    }
+
+    /// Empty cells where `color` makes exactly one four (with or without a three).
+    #[inline]
+    pub fn count_block4(&self, color: Color) -> u32 {
+        self.threat_field(color, 2)
+    }
+
+    #[inline]
+    fn threat_field(&self, color: Color, field: u32) -> u32 {
+        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
     }
 
     /// Number of stones within two cells of `pos`.

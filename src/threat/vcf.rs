@@ -47,11 +47,11 @@ impl Vcf {
             return Some((p, 1));
         }
         let mut moves = Vec::new();
-        if board.shape_count(them, Shape::Five) > 0 {
+        if board.count_fives(them) > 0 {
             // The defender's last block made a four: the only move is to block it, and it
             // must be a four itself.
             let b = find_shape(board, them, Shape::Five)?;
-            if board.shape_count(them, Shape::Five) > 1
+            if board.count_fives(them) > 1
                 || !makes_four(board, b, us)
                 || !is_legal(board, b, us)
             {
@@ -59,7 +59,7 @@ impl Vcf {
             }
             moves.push(b);
         } else {
-            if board.shape_count(us, Shape::Flex4) > 0 {
+            if board.count_flex4(us) > 0 {
                 let p = find_shape(board, us, Shape::Flex4)?;
                 return Some((p, 3));
             }
@@ -102,7 +102,7 @@ impl Vcf {
         fours_left: u32,
     ) -> Option<u32> {
         let them = us.opp();
-        let fives = board.shape_count(us, Shape::Five);
+        let fives = board.count_fives(us);
         if fives >= 2 {
             return Some(3);
         }
