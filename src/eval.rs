@@ -54,10 +54,13 @@ pub const OPPONENT_WEIGHT_16THS: i32 = 13;
 /// Bonus for having the move.
 pub const TEMPO: i32 = 20;
 
+/// Offset that makes every cell value non-negative in its 12-bit field.
+pub const VALUE_BIAS: i32 = 64;
+
 /// Unordered pairs of line patterns: 12 patterns give 78 pairs.
 const PAIRS: usize = 78;
 
-/// Shape (low byte) and value (high half, signed) of a cell from its four line patterns,
+/// Shape (bits 0..3) and value + `VALUE_BIAS` (bits 4..15) of a cell from its four line patterns,
 /// for one colour role: black under renju, where forbidden shapes are worth nothing, or
 /// everyone else.
 ///
@@ -67,13 +70,13 @@ const PAIRS: usize = 78;
 /// 25 KB, in the level-1 cache, instead of a 256 KB table per role.
 pub struct CellRole {
     pair: [u8; 256],
-    info: Box<[u32; PAIRS * PAIRS]>,
+    info: Box<[u16; PAIRS * PAIRS]>,
 }
 
 impl CellRole {
     /// Shape and value for the packed line patterns of one colour.
     #[inline]
-    pub fn lookup(&self, lines: u16) -> u32 {
+    pub fn lookup(&self, lines: u16) -> u16 {
         let a = self.pair[(lines & 0xFF) as usize] as usize;
         let b = self.pair[(lines >> 8) as usize] as usize;
         // Pair indices are below PAIRS by construction; `min` drops the bounds check.
@@ -117,19 +120,26 @@ fn build(renju_black: bool) -> CellRole {
         *slot = pair_of[pattern(byte as u32 & 15)][pattern(byte as u32 >> 4)];
     }
     let shapes = ShapeTable::get();
-    let mut info = Box::new([0u32; PAIRS * PAIRS]);
+    let mut info = Box::new([0u16; PAIRS * PAIRS]);
     for (i, &(a, b)) in reps.iter().enumerate() {
         for (j, &(c, d)) in reps.iter().enumerate() {
             let patterns = [a, b, c, d];
-            let packed = patterns.iter().enumerate().fold(0u16, |acc, (k, &p)| acc | (p as u16) << (4 * k));
+            let packed = patterns
+                .iter()
+                .enumerate()
+                .fold(0u16, |acc, (k, &p)| acc | (p as u16) << (4 * k));
             let shape = shapes.lookup(renju_black, packed);
             let value = if shape == Shape::MaybeForbidden {
                 SHAPE_BONUS[Shape::MaybeForbidden as usize]
             } else {
-                patterns.iter().map(|&p| LINE_VALUE[Pattern::from_u8(p as u8) as usize]).sum::<i16>()
+                patterns
+                    .iter()
+                    .map(|&p| LINE_VALUE[Pattern::from_u8(p as u8) as usize])
+                    .sum::<i16>()
                     + SHAPE_BONUS[shape as usize]
             };
-            info[i * PAIRS + j] = shape as u32 | (value as u16 as u32) << 16;
+            let biased = (value as i32 + VALUE_BIAS).clamp(0, 0xFFF) as u16;
+            info[i * PAIRS + j] = shape as u16 | biased << 4;
         }
     }
     CellRole { pair, info }

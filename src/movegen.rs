@@ -47,7 +47,7 @@ pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
     }
     out.extend(
         board
-            .points()
+            .area_points()
             .filter(|&p| board.near(p) > 0 && board.is_empty(p)),
     );
 }
@@ -55,7 +55,7 @@ pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
 /// The first candidate point where `color` has `shape`.
 pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
     board
-        .points()
+        .area_points()
         .find(|&p| board.is_empty(p) && board.shape(p, color) == shape)
 }
 

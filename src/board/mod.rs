@@ -12,7 +12,7 @@
 pub mod pattern;
 mod renju;
 
-use crate::eval::{CellRole, CellTable};
+use crate::eval::{CellRole, CellTable, VALUE_BIAS};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
 use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
@@ -36,14 +36,40 @@ impl Cell {
     }
 }
 
-/// Line patterns of one cell, a nibble per direction for each colour, plus the folded
-/// shape per colour. Eight bytes, so the undo log copies it whole.
+/// Everything a cell knows about itself, in one word so that the undo log copies it
+/// whole:
+///
+/// ```text
+///  63        48 47        32 31        16 15         0
+/// +------------+------------+------------+------------+
+/// | white info | black info | white lines| black lines|
+/// +------------+------------+------------+------------+
+/// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
+/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellRole)
+/// ```
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-#[repr(C, align(8))]
-struct CellPatterns {
-    lines: [u16; 2],
-    shape: [u8; 2],
-    value: [i16; 2],
+struct CellPatterns(u64);
+
+impl CellPatterns {
+    #[inline(always)]
+    fn lines(self, c: usize) -> u16 {
+        (self.0 >> (16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn info(self, c: usize) -> u16 {
+        (self.0 >> (32 + 16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn shape(self, c: usize) -> u8 {
+        (self.info(c) & 0xF) as u8
+    }
+
+    #[inline(always)]
+    fn value(self, c: usize) -> i32 {
+        (self.info(c) >> 4) as i32 - VALUE_BIAS
+    }
 }
 
 static ZOBRIST: [[u64; GRID]; 2] = zobrist_keys();
@@ -135,7 +161,12 @@ struct Sums {
     potential: [i32; 2],
     /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
     threats: [u64; 2],
+    /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
+    /// min > max).
+    bbox: [u8; 4],
 }
+
+const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
 
 /// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
 /// closed four, and renju black's possible forbidden points; other shapes are not
@@ -289,6 +320,25 @@ impl Board {
         (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
     }
 
+    /// The points within two cells of the stones' bounding box, row by row: a superset
+    /// of the points near any stone, and so of every point where a threat can be.
+    pub fn area_points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let [x0, y0, x1, y1] = self.sums.bbox;
+        let (x0, y0) = (
+            (x0 as usize).saturating_sub(2),
+            (y0 as usize).saturating_sub(2),
+        );
+        let (x1, y1) = if x0 > x1 as usize + 2 {
+            (0, 0)
+        } else {
+            (
+                (x1 as usize + 3).min(self.width),
+                (y1 as usize + 3).min(self.height),
+            )
+        };
+        (y0..y1).flat_map(move |y| (x0..x1).map(move |x| Pos::new(x, y)))
+    }
+
     /// Plays the side to move's stone on an empty point.
     #[inline]
     pub fn play(&mut self, pos: Pos) {
@@ -305,8 +355,12 @@ impl Board {
         self.history.push((pos, color));
         self.moves.push(pos);
         self.undo_marks.push(self.undo_log.len() as u32);
+        self.undo_log.reserve(8 * PAD);
         self.sums_stack.push(self.sums);
         self.remove_from_sums(pos);
+        let b = &mut self.sums.bbox;
+        let (x, y) = (pos.x() as u8, pos.y() as u8);
+        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
         self.update_lines(pos, color as u32 + 1);
         self.update_near(pos, true);
         debug_assert!(self.is_consistent_around(pos));
@@ -368,10 +422,10 @@ impl Board {
                         let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
                         self.patterns[q] = new;
                         for c in 0..2 {
-                            potential[c] += new.value[c] as i32 - old.value[c] as i32;
+                            potential[c] += new.value(c) - old.value(c);
                             threats[c] = threats[c]
-                                .wrapping_add(counted(new.shape[c]))
-                                .wrapping_sub(counted(old.shape[c]));
+                                .wrapping_add(counted(new.shape(c)))
+                                .wrapping_sub(counted(old.shape(c)));
                         }
                     }
                 }
@@ -388,19 +442,29 @@ impl Board {
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
         for c in 0..2 {
-            self.sums.potential[c] -= cp.value[c] as i32;
-            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape[c]));
+            self.sums.potential[c] -= cp.value(c);
+            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
         }
     }
 
     /// The sums computed from the cells.
     fn fresh_sums(&self) -> Sums {
-        let mut sums = Sums::default();
+        let mut sums = Sums {
+            bbox: NO_BBOX,
+            ..Sums::default()
+        };
+        for p in self.points() {
+            if self.stone(p).is_some() {
+                let (x, y) = (p.x() as u8, p.y() as u8);
+                let b = &mut sums.bbox;
+                *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
             for c in 0..2 {
-                sums.potential[c] += cp.value[c] as i32;
-                sums.threats[c] += counted(cp.shape[c]);
+                sums.potential[c] += cp.value(c);
+                sums.threats[c] += counted(cp.shape(c));
             }
         }
         sums
@@ -422,16 +486,14 @@ impl Board {
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
     /// refolded.
     #[inline]
-    fn with_line(&self, mut cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
-        let mask = !(0xF << (4 * d));
-        cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
-        cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
-        for c in 0..2 {
-            let info = self.cell_info[c].lookup(cp.lines[c]);
-            cp.shape[c] = info as u8;
-            cp.value[c] = (info >> 16) as i16;
-        }
-        cp
+    fn with_line(&self, cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
+        let shift = 4 * d as u32;
+        let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
+        let lines =
+            (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
+        let black = self.cell_info[0].lookup(lines as u16) as u64;
+        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
+        CellPatterns(lines | black << 32 | white << 48)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -481,19 +543,19 @@ impl Board {
     /// The pattern a stone of `color` on empty `pos` makes along direction `dir`.
     #[inline]
     pub fn pattern(&self, pos: Pos, color: Color, dir: usize) -> Pattern {
-        Pattern::from_u8((self.patterns[pos.index()].lines[color.index()] >> (4 * dir)) as u8 & 0xF)
+        Pattern::from_u8((self.patterns[pos.index()].lines(color.index()) >> (4 * dir)) as u8 & 0xF)
     }
 
     /// The folded shape a stone of `color` on empty `pos` makes.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> Shape {
-        Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+        Shape::from_u8(self.patterns[pos.index()].shape(color.index()))
     }
 
     /// What a stone of `color` on empty `pos` is worth (see `eval.rs`).
     #[inline]
     pub fn cell_value(&self, pos: Pos, color: Color) -> i32 {
-        self.patterns[pos.index()].value[color.index()] as i32
+        self.patterns[pos.index()].value(color.index())
     }
 
     /// Number of points on the playing area.

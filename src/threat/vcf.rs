@@ -51,10 +51,7 @@ impl Vcf {
             // The defender's last block made a four: the only move is to block it, and it
             // must be a four itself.
             let b = find_shape(board, them, Shape::Five)?;
-            if board.count_fives(them) > 1
-                || !makes_four(board, b, us)
-                || !is_legal(board, b, us)
-            {
+            if board.count_fives(them) > 1 || !makes_four(board, b, us) || !is_legal(board, b, us) {
                 return None;
             }
             moves.push(b);
@@ -138,7 +135,7 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     out.clear();
     let renju_black = us == Color::Black && board.rule() == Rule::Renju;
     let points: Vec<Pos> = board
-        .points()
+        .area_points()
         .filter(|&p| board.near(p) > 0 && board.is_empty(p))
         .collect();
     for p in points {
