@@ -106,18 +106,12 @@ impl CellTable {
 fn build(renju_black: bool) -> CellRole {
     // Nibbles above the last pattern never occur on a board; fold them onto Dead.
     let pattern = |nibble: u32| if nibble > 11 { 0 } else { nibble as usize };
-    let mut pair_of = [[0u8; 12]; 12];
-    let mut reps = Vec::with_capacity(PAIRS);
-    for a in 0..12 {
-        for b in a..12 {
-            pair_of[a][b] = reps.len() as u8;
-            pair_of[b][a] = reps.len() as u8;
-            reps.push((a, b));
-        }
-    }
+    let reps: Vec<(usize, usize)> = (0..12).flat_map(|a| (a..12).map(move |b| (a, b))).collect();
     let mut pair = [0u8; 256];
     for (byte, slot) in pair.iter_mut().enumerate() {
-        *slot = pair_of[pattern(byte as u32 & 15)][pattern(byte as u32 >> 4)];
+        let (x, y) = (pattern(byte as u32 & 15), pattern(byte as u32 >> 4));
+        let key = (x.min(y), x.max(y));
+        *slot = reps.iter().position(|&r| r == key).unwrap_or(0) as u8;
     }
     let shapes = ShapeTable::get();
     let mut info = Box::new([0u16; PAIRS * PAIRS]);
