@@ -418,8 +418,12 @@ impl Board {
                     self.keys[d][q] |= code << (2 * s);
                     if self.cells[q] == Cell::Empty {
                         let old = self.patterns[q];
-                        self.undo_log.push((q as u16, old));
                         let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                        // Far cells often see no change: nothing to store or log.
+                        if new == old {
+                            continue;
+                        }
+                        self.undo_log.push((q as u16, old));
                         self.patterns[q] = new;
                         for c in 0..2 {
                             potential[c] += new.value(c) - old.value(c);
@@ -491,6 +495,9 @@ impl Board {
         let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
         let lines =
             (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
+        if lines == cp.0 & 0xFFFF_FFFF {
+            return cp;
+        }
         let black = self.cell_info[0].lookup(lines as u16) as u64;
         let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
         CellPatterns(lines | black << 32 | white << 48)
