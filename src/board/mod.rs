@@ -418,11 +418,13 @@ impl Board {
                     self.keys[d][q] |= code << (2 * s);
                     if self.cells[q] == Cell::Empty {
                         let old = self.patterns[q];
-                        let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                        let both = self.table.lookup(self.keys[d][q]);
                         // Far cells often see no change: nothing to store or log.
-                        if new == old {
+                        let nibbles = (old.0 >> (4 * d)) & 0xF | (old.0 >> (16 + 4 * d) & 0xF) << 8;
+                        if nibbles == both as u64 {
                             continue;
                         }
+                        let new = self.with_line(old, d, both);
                         self.undo_log.push((q as u16, old));
                         self.patterns[q] = new;
                         for c in 0..2 {
@@ -495,9 +497,6 @@ impl Board {
         let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
         let lines =
             (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
-        if lines == cp.0 & 0xFFFF_FFFF {
-            return cp;
-        }
         let black = self.cell_info[0].lookup(lines as u16) as u64;
         let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
         CellPatterns(lines | black << 32 | white << 48)
