@@ -102,10 +102,11 @@ pub fn makes_four(board: &Board, pos: Pos, color: Color) -> bool {
 pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
     let us = board.side_to_move();
     let them = us.opp();
-    let mut all = Vec::new();
-    candidates(board, &mut all);
     out.clear();
-    for p in all {
+    for p in board.area_points() {
+        if board.near(p) == 0 || !board.is_empty(p) {
+            continue;
+        }
         let counter = makes_four(board, p, us);
         let breaks = (0..4).any(|d| board.pattern(p, them, d) >= Pattern::B4);
         if (counter || breaks) && is_legal(board, p, us) {
@@ -117,10 +118,15 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
 /// Every legal candidate for the side to move.
 pub fn legal_candidates(board: &mut Board, out: &mut Vec<Pos>) {
     let us = board.side_to_move();
-    let mut all = Vec::new();
-    candidates(board, &mut all);
-    out.clear();
-    out.extend(all.into_iter().filter(|&p| is_legal(board, p, us)));
+    candidates(board, out);
+    let mut i = 0;
+    while i < out.len() {
+        if is_legal(board, out[i], us) {
+            i += 1;
+        } else {
+            out.swap_remove(i);
+        }
+    }
 }
 
 /// A first-guess ordering score: what the move makes for us plus what it takes from them.

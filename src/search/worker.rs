@@ -42,6 +42,22 @@ pub struct Worker<'a> {
     pv_len: [usize; MAX_PLY],
     /// Root moves the search must skip (for n-best).
     pub excluded: Vec<Pos>,
+    /// Per-ply move lists, reused so that no node allocates.
+    buffers: Vec<(Vec<Pos>, Vec<(i32, Pos)>)>,
+}
+
+/// The window and facts of a node handed from `search` to `expand`.
+#[derive(Clone, Copy)]
+struct Node {
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    threat: Threat,
+    tt_move: Pos,
+    key: u64,
+    static_eval: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -58,6 +74,9 @@ impl<'a> Worker<'a> {
             pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             excluded: Vec::new(),
+            buffers: (0..MAX_PLY)
+                .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
+                .collect(),
         }
     }
 
@@ -172,8 +191,6 @@ impl<'a> Worker<'a> {
         // A threatened open four at the horizon is searched one more ply: the static
         // value cannot see it.
         let depth = depth.max(1);
-        let us = self.board.side_to_move();
-        let them = us.opp();
         let static_eval = evaluate(&self.board);
 
         if !pv_node
@@ -185,12 +202,47 @@ impl<'a> Worker<'a> {
             return static_eval;
         }
 
-        let mut moves = Vec::with_capacity(64);
+        let mut bufs = std::mem::take(&mut self.buffers[ply]);
+        let node = Node {
+            alpha,
+            beta,
+            depth,
+            ply,
+            pv_node,
+            threat,
+            tt_move,
+            key,
+            static_eval,
+        };
+        let v = self.expand(&node, &mut bufs.0, &mut bufs.1);
+        self.buffers[ply] = bufs;
+        v
+    }
+
+    /// Generates, orders and searches the moves of a node whose threats and table entry
+    /// did not settle it. `moves` and `scored` are this ply's reusable buffers.
+    fn expand(&mut self, node: &Node, moves: &mut Vec<Pos>, scored: &mut Vec<(i32, Pos)>) -> i32 {
+        let Node {
+            mut alpha,
+            beta,
+            depth,
+            ply,
+            pv_node,
+            threat,
+            tt_move,
+            key,
+            static_eval,
+        } = *node;
+        let p = ply as i32;
+        let defending = threat == Threat::DefendFour;
+        let us = self.board.side_to_move();
+        let them = us.opp();
+        moves.clear();
         if defending {
-            movegen::defences(&mut self.board, &mut moves);
+            movegen::defences(&mut self.board, moves);
         } else if threat == Threat::OpenFour || matches!(threat, Threat::BlockFive(_)) {
             // Only at the root: the threat's own move, found by the generator below.
-            movegen::legal_candidates(&mut self.board, &mut moves);
+            movegen::legal_candidates(&mut self.board, moves);
             let wanted = match threat {
                 Threat::BlockFive(mv) => Some(mv),
                 _ => movegen::find_shape(&self.board, us, Shape::Flex4),
@@ -199,7 +251,7 @@ impl<'a> Worker<'a> {
                 moves.retain(|&m| m == mv);
             }
         } else {
-            movegen::legal_candidates(&mut self.board, &mut moves);
+            movegen::legal_candidates(&mut self.board, moves);
         }
         if ply == 0 {
             moves.retain(|m| !self.excluded.contains(m));
@@ -209,22 +261,20 @@ impl<'a> Worker<'a> {
         }
 
         let killers = self.killers[ply];
-        let mut scored: Vec<(i32, Pos)> = moves
-            .iter()
-            .map(|&mv| {
-                let s = if mv == tt_move {
-                    1 << 30
-                } else if mv == killers[0] {
-                    1 << 20
-                } else if mv == killers[1] {
-                    (1 << 20) - 1
-                } else {
-                    movegen::order_score(&self.board, mv, us) * 16
-                        + self.history[us.index() * GRID + mv.index()] / 64
-                };
-                (s, mv)
-            })
-            .collect();
+        scored.clear();
+        scored.extend(moves.iter().map(|&mv| {
+            let s = if mv == tt_move {
+                1 << 30
+            } else if mv == killers[0] {
+                1 << 20
+            } else if mv == killers[1] {
+                (1 << 20) - 1
+            } else {
+                movegen::order_score(&self.board, mv, us) * 16
+                    + self.history[us.index() * GRID + mv.index()] / 64
+            };
+            (s, mv)
+        }));
         // Position breaks ties, so the order (and the bench) is deterministic.
         scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
 
@@ -232,7 +282,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let mut searched = 0usize;
-        for &(_, mv) in &scored {
+        for &(_, mv) in scored.iter() {
             let quiet = !defending
                 && self.board.shape(mv, us) < Shape::Flex3
                 && self.board.shape(mv, them) < Shape::Flex3

@@ -134,11 +134,10 @@ fn five_point_near(board: &Board, mv: Pos, color: Color) -> Option<Pos> {
 pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     out.clear();
     let renju_black = us == Color::Black && board.rule() == Rule::Renju;
-    let points: Vec<Pos> = board
-        .area_points()
-        .filter(|&p| board.near(p) > 0 && board.is_empty(p))
-        .collect();
-    for p in points {
+    for p in board.area_points() {
+        if board.near(p) == 0 || !board.is_empty(p) {
+            continue;
+        }
         let shape = board.shape(p, us);
         let four = match shape {
             Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
