@@ -43,8 +43,11 @@ pub struct Worker<'a> {
     /// Root moves the search must skip (for n-best).
     pub excluded: Vec<Pos>,
     /// Per-ply move lists, reused so that no node allocates.
-    buffers: Vec<(Vec<Pos>, Vec<(i32, Pos)>)>,
+    buffers: Vec<MoveBuffers>,
 }
+
+/// A ply's generated moves and their ordering scores.
+type MoveBuffers = (Vec<Pos>, Vec<(i32, Pos)>);
 
 /// The window and facts of a node handed from `search` to `expand`.
 #[derive(Clone, Copy)]
