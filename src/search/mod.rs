@@ -248,14 +248,17 @@ impl Searcher {
         let mut best_score = 0;
         let mut best_depth = 0;
         let mut pv = Vec::new();
+        let mut stable = 0;
         for depth in 1..=max_depth {
             worker.may_abort = depth > 1;
+            let previous_score = best_score;
             let score = aspiration(&mut worker, depth, best_score);
             if worker.aborted {
                 break;
             }
             let line = worker.pv();
             if let Some(&mv) = line.first() {
+                stable = if mv == best { stable + 1 } else { 0 };
                 best = mv;
                 best_score = score;
                 best_depth = depth as u32;
@@ -269,8 +272,9 @@ impl Searcher {
                 pv: pv.clone(),
             });
             let decided = is_decisive(best_score) && depth >= 2;
+            let falling = depth > 1 && best_score < previous_score - TIME_FALLING_SCORE;
             if decided
-                || start.elapsed() >= limits.soft
+                || start.elapsed() >= time_target(limits, stable, falling)
                 || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
             {
                 break;
@@ -290,6 +294,19 @@ impl Searcher {
         self.clear();
         let stop = AtomicBool::new(false);
         self.think(board, &Limits::depth(depth), &stop, &mut |_| {})
+    }
+}
+
+/// When to stop starting iterations: early once the best move has held for a few
+/// iterations, later (towards the hard limit) while the score is falling.
+fn time_target(limits: &Limits, stable: u32, falling: bool) -> Duration {
+    let scaled = |percent: u32| limits.soft.saturating_mul(percent) / 100;
+    if falling {
+        scaled(TIME_FALLING_PERCENT).min(limits.hard.saturating_mul(3) / 4)
+    } else if stable >= TIME_STABLE_ITERATIONS {
+        scaled(TIME_STABLE_PERCENT)
+    } else {
+        limits.soft
     }
 }
 
