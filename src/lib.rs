@@ -6,4 +6,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod board;
+#[cfg(test)]
+pub mod testdata;
 pub mod types;
