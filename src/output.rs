@@ -54,7 +54,12 @@ impl Output {
         }
         // A failed write means the manager has gone away; there is nobody to tell, and
         // stopping further attempts keeps a dead pipe from costing time in every reply.
-        if sink.out.write_all(line.as_bytes()).and_then(|()| sink.out.flush()).is_err() {
+        if sink
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|()| sink.out.flush())
+            .is_err()
+        {
             sink.silent = true;
         }
     }

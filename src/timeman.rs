@@ -89,7 +89,8 @@ pub fn budget(tc: &TimeControl, stones: usize, empty: usize, spent: Duration) ->
     let mut soft = u64::MAX;
     let mut hard = u64::MAX;
     if let Some(turn) = turn_ms {
-        let turn_hard = turn.saturating_sub((turn * TURN_MARGIN_PERCENT / 100).max(MIN_TURN_MARGIN_MS));
+        let turn_hard =
+            turn.saturating_sub((turn * TURN_MARGIN_PERCENT / 100).max(MIN_TURN_MARGIN_MS));
         hard = hard.min(turn_hard);
         soft = soft.min(turn_hard * TURN_SOFT_PERCENT / 100);
     }
@@ -149,7 +150,14 @@ mod tests {
             tc(Some(0), 0, Some(UNLIMITED_TIME_LEFT)),
         ] {
             let b = budget(&control, 10, 215, Duration::ZERO);
-            assert_eq!(b, Budget { soft: ms(0), hard: ms(0) }, "{control:?}");
+            assert_eq!(
+                b,
+                Budget {
+                    soft: ms(0),
+                    hard: ms(0)
+                },
+                "{control:?}"
+            );
         }
     }
 
@@ -162,54 +170,114 @@ mod tests {
 
     #[test]
     fn unlimited_match_leaves_only_the_turn_limit() {
-        let b = budget(&tc(Some(30_000), 0, Some(UNLIMITED_TIME_LEFT)), 4, 396, Duration::ZERO);
+        let b = budget(
+            &tc(Some(30_000), 0, Some(UNLIMITED_TIME_LEFT)),
+            4,
+            396,
+            Duration::ZERO,
+        );
         assert_eq!(b.hard, ms(28_200));
         assert_eq!(b.soft, ms(16_920));
     }
 
     #[test]
     fn small_turn_limits_keep_the_minimum_margin() {
-        assert_eq!(budget(&tc(Some(500), 0, None), 0, 225, Duration::ZERO).hard, ms(440));
-        assert_eq!(budget(&tc(Some(100), 0, None), 0, 225, Duration::ZERO).hard, ms(40));
-        assert_eq!(budget(&tc(Some(30), 0, None), 0, 225, Duration::ZERO).hard, ms(0));
+        assert_eq!(
+            budget(&tc(Some(500), 0, None), 0, 225, Duration::ZERO).hard,
+            ms(440)
+        );
+        assert_eq!(
+            budget(&tc(Some(100), 0, None), 0, 225, Duration::ZERO).hard,
+            ms(40)
+        );
+        assert_eq!(
+            budget(&tc(Some(30), 0, None), 0, 225, Duration::ZERO).hard,
+            ms(0)
+        );
     }
 
     #[test]
     fn fastgame_first_move() {
         // 5 s per move, 120 s per match, an empty 20x20 board: 40 own moves planned.
-        let b = budget(&tc(Some(5_000), 120_000, Some(120_000)), 0, 400, Duration::ZERO);
+        let b = budget(
+            &tc(Some(5_000), 120_000, Some(120_000)),
+            0,
+            400,
+            Duration::ZERO,
+        );
         // usable = 120000 - 6000 = 114000; soft = 114000 / 40 = 2850; the turn limit
         // gives 4700 hard and 2820 soft.
-        assert_eq!(b, Budget { soft: ms(2_820), hard: ms(4_700) });
+        assert_eq!(
+            b,
+            Budget {
+                soft: ms(2_820),
+                hard: ms(4_700)
+            }
+        );
     }
 
     #[test]
     fn match_time_binds_when_the_turn_limit_is_generous() {
         // Gomocup's 30 s / 180 s with 100 s left after 40 stones.
-        let b = budget(&tc(Some(30_000), 180_000, Some(100_000)), 40, 185, Duration::ZERO);
+        let b = budget(
+            &tc(Some(30_000), 180_000, Some(100_000)),
+            40,
+            185,
+            Duration::ZERO,
+        );
         // usable = 95000, moves to go = max(10, 20) = 20: soft 4750, hard min(19000, 23750).
-        assert_eq!(b, Budget { soft: ms(4_750), hard: ms(19_000) });
+        assert_eq!(
+            b,
+            Budget {
+                soft: ms(4_750),
+                hard: ms(19_000)
+            }
+        );
     }
 
     #[test]
     fn late_game_plans_at_least_ten_moves() {
         let b = budget(&tc(None, 180_000, Some(20_000)), 150, 250, Duration::ZERO);
         // usable = 19000 over 10 moves: soft 1900, hard min(7600, 4750).
-        assert_eq!(b, Budget { soft: ms(1_900), hard: ms(4_750) });
+        assert_eq!(
+            b,
+            Budget {
+                soft: ms(1_900),
+                hard: ms(4_750)
+            }
+        );
     }
 
     #[test]
     fn nearly_full_board_spends_no_more_than_a_quarter() {
         let b = budget(&tc(None, 180_000, Some(20_000)), 23, 2, Duration::ZERO);
         // One own move left: soft would be all of 19000; the share caps both at 4750.
-        assert_eq!(b, Budget { soft: ms(4_750), hard: ms(4_750) });
+        assert_eq!(
+            b,
+            Budget {
+                soft: ms(4_750),
+                hard: ms(4_750)
+            }
+        );
     }
 
     #[test]
     fn negative_or_tiny_time_left_answers_at_once() {
         for left in [-5_000, -1, 0, 1, 50, 100] {
-            let b = budget(&tc(Some(30_000), 180_000, Some(left)), 20, 205, Duration::ZERO);
-            assert_eq!(b, Budget { soft: ms(0), hard: ms(0) }, "time_left {left}");
+            let b = budget(
+                &tc(Some(30_000), 180_000, Some(left)),
+                20,
+                205,
+                Duration::ZERO,
+            );
+            assert_eq!(
+                b,
+                Budget {
+                    soft: ms(0),
+                    hard: ms(0)
+                },
+                "time_left {left}"
+            );
         }
     }
 
@@ -229,14 +297,36 @@ mod tests {
         assert_eq!(late.hard, fresh.hard - ms(1_000));
         assert_eq!(late.soft, fresh.soft - ms(1_000));
         let gone = budget(&control, 0, 225, ms(10_000));
-        assert_eq!(gone, Budget { soft: ms(0), hard: ms(0) });
+        assert_eq!(
+            gone,
+            Budget {
+                soft: ms(0),
+                hard: ms(0)
+            }
+        );
     }
 
     #[test]
     fn limits_stay_inside_turn_and_match_bounds() {
-        let turns = [None, Some(0), Some(1), Some(100), Some(1_000), Some(5_000), Some(300_000)];
+        let turns = [
+            None,
+            Some(0),
+            Some(1),
+            Some(100),
+            Some(1_000),
+            Some(5_000),
+            Some(300_000),
+        ];
         let matches = [0, 1_000, 120_000, 1_000_000];
-        let lefts = [None, Some(-100), Some(0), Some(150), Some(3_000), Some(90_000), Some(UNLIMITED_TIME_LEFT)];
+        let lefts = [
+            None,
+            Some(-100),
+            Some(0),
+            Some(150),
+            Some(3_000),
+            Some(90_000),
+            Some(UNLIMITED_TIME_LEFT),
+        ];
         for turn in turns {
             for match_ms in matches {
                 for left in lefts {
@@ -245,12 +335,18 @@ mod tests {
                         let b = budget(&control, stones, empty, Duration::ZERO);
                         assert!(b.soft <= b.hard, "{control:?}");
                         if let Some(turn) = turn {
-                            assert!(b.hard <= ms(turn.saturating_sub(MIN_TURN_MARGIN_MS)), "{control:?}");
+                            assert!(
+                                b.hard <= ms(turn.saturating_sub(MIN_TURN_MARGIN_MS)),
+                                "{control:?}"
+                            );
                             assert!(b.hard <= ms(turn * 94 / 100), "{control:?}");
                         }
                         if let Some(left) = control.match_left() {
                             let left = left.max(0) as u64;
-                            assert!(b.hard <= ms(left * MAX_MATCH_SHARE_PERCENT / 100), "{control:?}");
+                            assert!(
+                                b.hard <= ms(left * MAX_MATCH_SHARE_PERCENT / 100),
+                                "{control:?}"
+                            );
                         }
                     }
                 }
@@ -260,10 +356,21 @@ mod tests {
 
     #[test]
     fn more_time_left_never_means_less_time() {
-        let mut previous = Budget { soft: ms(0), hard: ms(0) };
+        let mut previous = Budget {
+            soft: ms(0),
+            hard: ms(0),
+        };
         for left in (0..200).map(|i| i * 1_000) {
-            let b = budget(&tc(Some(30_000), 180_000, Some(left)), 30, 195, Duration::ZERO);
-            assert!(b.soft >= previous.soft && b.hard >= previous.hard, "time_left {left}");
+            let b = budget(
+                &tc(Some(30_000), 180_000, Some(left)),
+                30,
+                195,
+                Duration::ZERO,
+            );
+            assert!(
+                b.soft >= previous.soft && b.hard >= previous.hard,
+                "time_left {left}"
+            );
             previous = b;
         }
     }

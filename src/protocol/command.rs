@@ -3,7 +3,7 @@
 //! Coordinates stay raw `(x, y)` integers here: whether a point is on the board or free
 //! depends on the game, which only the controller knows.
 
-use crate::engine::Cell;
+use crate::engine::Field;
 use crate::types::Rule;
 
 /// A point as the manager wrote it: column `x`, row `y`, not yet checked against the board.
@@ -13,12 +13,18 @@ pub type Coord = (i32, i32);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `START n` (`width == height`) or `RECTSTART w,h`.
-    Start { width: i32, height: i32 },
+    Start {
+        width: i32,
+        height: i32,
+    },
     Restart,
     Begin,
     Turn(Coord),
     /// `BOARD … DONE` (`think` is true) or `YXBOARD … DONE` (set the position only).
-    Board { think: bool, cells: Vec<(Coord, Cell)> },
+    Board {
+        think: bool,
+        cells: Vec<(Coord, Field)>,
+    },
     /// `SWAP2BOARD … DONE`: the opening stones in move order.
     Swap2Board(Vec<Coord>),
     Info(Info),

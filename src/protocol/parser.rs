@@ -4,12 +4,11 @@
 //! without regard to case and surrounding spaces are ignored, so `turn 7, 7 ` is
 //! `TURN 7,7`. The multi-line commands (`BOARD`, `YXBOARD`, `SWAP2BOARD`) are collected
 //! here up to their `DONE`, so the controller only ever sees whole commands. A block
-//! interrupted by a line that starts with a letter (a command word other than `DONE`,
-//! such as `END`) is reported as invalid and the line is parsed as the command it is,
+//! interrupted by a command word other than `DONE` (such as `END`) is reported as invalid and the line is parsed as the command it is,
 //! so a manager that forgets `DONE` cannot make the brain swallow the rest of the game.
 
 use super::command::{Command, Coord, Info};
-use crate::engine::Cell;
+use crate::engine::Field;
 use crate::types::Rule;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +30,7 @@ impl BlockKind {
 
 struct Block {
     kind: BlockKind,
-    cells: Vec<(Coord, Cell)>,
+    cells: Vec<(Coord, Field)>,
     moves: Vec<Coord>,
     /// The first bad line; the block is still read up to `DONE`, then rejected whole.
     error: Option<String>,
@@ -68,14 +67,16 @@ impl Parser {
             let block = self.block.take().expect("a block is open");
             return vec![finish(block)];
         }
-        if line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        if looks_like_command(line) {
             let block = self.block.take().expect("a block is open");
             let cut = Command::Invalid(format!("{} ended without DONE", block.kind.name()));
             return std::iter::once(cut).chain(self.command(line)).collect();
         }
         if block.error.is_none() {
             let parsed = match block.kind {
-                BlockKind::Board | BlockKind::YxBoard => parse_cell(line).map(|cell| block.cells.push(cell)),
+                BlockKind::Board | BlockKind::YxBoard => {
+                    parse_cell(line).map(|cell| block.cells.push(cell))
+                }
                 BlockKind::Swap2Board => parse_coord(line).map(|coord| block.moves.push(coord)),
             };
             if let Err(reason) = parsed {
@@ -100,20 +101,26 @@ impl Parser {
             _ => None,
         };
         if let Some(kind) = block_kind {
-            if let Err(reason) = no_args(args) {
-                return Some(Command::Invalid(format!("{name}: {reason}")));
-            }
+            // Even with a stray argument the block is read to its DONE, so its stone
+            // lines are not taken for commands; it is then refused as a whole.
             self.block = Some(Block {
                 kind,
                 cells: Vec::new(),
                 moves: Vec::new(),
-                error: None,
+                error: no_args(args)
+                    .err()
+                    .map(|reason| format!("{name}: {reason}")),
             });
             return None;
         }
         let result = match name {
-            "START" => parse_int(args).map(|n| Command::Start { width: n, height: n }),
-            "RECTSTART" => parse_coord(args).map(|(width, height)| Command::Start { width, height }),
+            "START" => parse_int(args).map(|n| Command::Start {
+                width: n,
+                height: n,
+            }),
+            "RECTSTART" => {
+                parse_coord(args).map(|(width, height)| Command::Start { width, height })
+            }
             "TURN" => parse_coord(args).map(Command::Turn),
             "TAKEBACK" => parse_coord(args).map(Command::Takeback),
             "PLAY" => parse_coord(args).map(Command::Play),
@@ -136,24 +143,45 @@ impl Parser {
     }
 }
 
+/// Whether a line inside a block is a command word rather than a (perhaps broken) stone
+/// line: it starts with a letter and its first word has no comma.
+fn looks_like_command(line: &str) -> bool {
+    let first_word = line
+        .split(|c: char| c.is_ascii_whitespace())
+        .next()
+        .unwrap_or("");
+    line.starts_with(|c: char| c.is_ascii_alphabetic()) && !first_word.contains(',')
+}
+
 fn finish(block: Block) -> Command {
     if let Some(error) = block.error {
         return Command::Invalid(error);
     }
     match block.kind {
-        BlockKind::Board => Command::Board { think: true, cells: block.cells },
-        BlockKind::YxBoard => Command::Board { think: false, cells: block.cells },
+        BlockKind::Board => Command::Board {
+            think: true,
+            cells: block.cells,
+        },
+        BlockKind::YxBoard => Command::Board {
+            think: false,
+            cells: block.cells,
+        },
         BlockKind::Swap2Board => Command::Swap2Board(block.moves),
     }
 }
 
 fn no_args(args: &str) -> Result<(), String> {
-    if args.is_empty() { Ok(()) } else { Err(format!("unexpected argument '{args}'")) }
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("unexpected argument '{args}'"))
+    }
 }
 
 fn parse_int(text: &str) -> Result<i32, String> {
     let text = text.trim();
-    text.parse().map_err(|_| format!("'{text}' is not an integer"))
+    text.parse()
+        .map_err(|_| format!("'{text}' is not an integer"))
 }
 
 /// `x,y`, with spaces allowed around either number.
@@ -165,13 +193,13 @@ fn parse_coord(text: &str) -> Result<Coord, String> {
 }
 
 /// A `BOARD` line: `x,y,f` with f = 1 (own stone), 2 (opponent's) or 3 (blocked).
-fn parse_cell(text: &str) -> Result<(Coord, Cell), String> {
+fn parse_cell(text: &str) -> Result<(Coord, Field), String> {
     match text.split(',').collect::<Vec<_>>()[..] {
         [x, y, f] => {
             let cell = match parse_int(f)? {
-                1 => Cell::Own,
-                2 => Cell::Opponent,
-                3 => Cell::Blocked,
+                1 => Field::Own,
+                2 => Field::Opponent,
+                3 => Field::Blocked,
                 other => return Err(format!("field {other} is not 1, 2 or 3")),
             };
             Ok(((parse_int(x)?, parse_int(y)?), cell))
@@ -206,7 +234,8 @@ fn parse_info(args: &str) -> Info {
         // some GUIs spell "no limit" for the node count.
         "max_depth" => match natural() {
             Some(0) => Info::MaxDepth(None),
-            Some(depth) => u32::try_from(depth).map_or_else(|_| invalid("a depth"), |d| Info::MaxDepth(Some(d))),
+            Some(depth) => u32::try_from(depth)
+                .map_or_else(|_| invalid("a depth"), |d| Info::MaxDepth(Some(d))),
             None => invalid("a depth"),
         },
         "max_node" => match number() {
@@ -245,8 +274,20 @@ mod tests {
 
     #[test]
     fn simple_commands() {
-        assert_eq!(one("START 15"), Command::Start { width: 15, height: 15 });
-        assert_eq!(one("RECTSTART 20,15"), Command::Start { width: 20, height: 15 });
+        assert_eq!(
+            one("START 15"),
+            Command::Start {
+                width: 15,
+                height: 15
+            }
+        );
+        assert_eq!(
+            one("RECTSTART 20,15"),
+            Command::Start {
+                width: 20,
+                height: 15
+            }
+        );
         assert_eq!(one("RESTART"), Command::Restart);
         assert_eq!(one("BEGIN"), Command::Begin);
         assert_eq!(one("TURN 10,11"), Command::Turn((10, 11)));
@@ -263,7 +304,13 @@ mod tests {
 
     #[test]
     fn case_and_spaces_do_not_matter() {
-        assert_eq!(one("  start   20 "), Command::Start { width: 20, height: 20 });
+        assert_eq!(
+            one("  start   20 "),
+            Command::Start {
+                width: 20,
+                height: 20
+            }
+        );
         assert_eq!(one("turn 7, 8"), Command::Turn((7, 8)));
         assert_eq!(one("Turn\t7 ,8\t"), Command::Turn((7, 8)));
         assert_eq!(one("\u{feff}about"), Command::About);
@@ -323,12 +370,19 @@ mod tests {
             commands,
             [Command::Board {
                 think: true,
-                cells: vec![((7, 7), Cell::Own), ((8, 8), Cell::Opponent), ((9, 9), Cell::Blocked)],
+                cells: vec![
+                    ((7, 7), Field::Own),
+                    ((8, 8), Field::Opponent),
+                    ((9, 9), Field::Blocked)
+                ],
             }]
         );
         assert_eq!(
             feed_all(&["yxboard", "DONE"]),
-            [Command::Board { think: false, cells: vec![] }]
+            [Command::Board {
+                think: false,
+                cells: vec![]
+            }]
         );
     }
 
@@ -338,7 +392,10 @@ mod tests {
             feed_all(&["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"]),
             [Command::Swap2Board(vec![(7, 7), (8, 7), (9, 9)])]
         );
-        assert_eq!(feed_all(&["SWAP2BOARD", "DONE"]), [Command::Swap2Board(vec![])]);
+        assert_eq!(
+            feed_all(&["SWAP2BOARD", "DONE"]),
+            [Command::Swap2Board(vec![])]
+        );
     }
 
     #[test]
@@ -364,15 +421,20 @@ mod tests {
         assert!(parser.in_block());
         assert_eq!(parser.feed("BOARD").len(), 1, "the first block is cut");
         assert!(parser.in_block(), "the second block is open");
-        assert_eq!(parser.feed("DONE"), [Command::Board { think: true, cells: vec![] }]);
+        assert_eq!(
+            parser.feed("DONE"),
+            [Command::Board {
+                think: true,
+                cells: vec![]
+            }]
+        );
     }
 
     #[test]
     fn block_commands_take_no_arguments() {
-        let mut parser = Parser::new();
-        let commands = parser.feed("BOARD 1");
+        let commands = feed_all(&["BOARD 1", "7,7,1", "DONE"]);
+        assert_eq!(commands.len(), 1);
         assert!(is_invalid(&commands[0]));
-        assert!(!parser.in_block());
     }
 
     #[test]
@@ -381,7 +443,14 @@ mod tests {
         for line in thinking {
             assert!(one(line).thinks(), "{line}");
         }
-        for line in ["START 15", "INFO timeout_turn 5", "TAKEBACK 1,1", "PLAY 1,1", "YXSTOP", "ABOUT"] {
+        for line in [
+            "START 15",
+            "INFO timeout_turn 5",
+            "TAKEBACK 1,1",
+            "PLAY 1,1",
+            "YXSTOP",
+            "ABOUT",
+        ] {
             assert!(!one(line).thinks(), "{line}");
         }
         assert!(feed_all(&["BOARD", "DONE"])[0].thinks());
@@ -400,11 +469,23 @@ mod tests {
     fn official_info_keys() {
         assert_eq!(info("INFO timeout_turn 5000"), Info::TimeoutTurn(5000));
         assert_eq!(info("INFO timeout_turn 0"), Info::TimeoutTurn(0));
-        assert_eq!(info("INFO timeout_match 180000"), Info::TimeoutMatch(180000));
+        assert_eq!(
+            info("INFO timeout_match 180000"),
+            Info::TimeoutMatch(180000)
+        );
         assert_eq!(info("INFO time_left -250"), Info::TimeLeft(-250));
-        assert_eq!(info("INFO time_left 2147483647"), Info::TimeLeft(2147483647));
-        assert_eq!(info("INFO max_memory 367001600"), Info::MaxMemory(367001600));
-        assert_eq!(info("INFO max_memory 8589934592"), Info::MaxMemory(8589934592));
+        assert_eq!(
+            info("INFO time_left 2147483647"),
+            Info::TimeLeft(2147483647)
+        );
+        assert_eq!(
+            info("INFO max_memory 367001600"),
+            Info::MaxMemory(367001600)
+        );
+        assert_eq!(
+            info("INFO max_memory 8589934592"),
+            Info::MaxMemory(8589934592)
+        );
         assert_eq!(info("INFO game_type 1"), Info::GameType(1));
         assert_eq!(info("INFO rule 0"), Info::Rule(Rule::Freestyle));
         assert_eq!(info("INFO rule 1"), Info::Rule(Rule::Standard));
@@ -416,7 +497,11 @@ mod tests {
 
     #[test]
     fn extension_info_keys() {
-        assert_eq!(info("INFO rule 2"), Info::Rule(Rule::Renju), "Yixin-Board's renju");
+        assert_eq!(
+            info("INFO rule 2"),
+            Info::Rule(Rule::Renju),
+            "Yixin-Board's renju"
+        );
         assert_eq!(info("INFO thread_num 2"), Info::ThreadNum(2));
         assert_eq!(info("INFO max_depth 12"), Info::MaxDepth(Some(12)));
         assert_eq!(info("INFO max_depth 0"), Info::MaxDepth(None));

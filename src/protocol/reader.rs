@@ -176,7 +176,10 @@ mod tests {
         assert_eq!(
             commands(&received),
             [
-                &Command::Start { width: 15, height: 15 },
+                &Command::Start {
+                    width: 15,
+                    height: 15
+                },
                 &Command::Begin,
                 &Command::About,
                 &Command::Turn((1, 2)),
@@ -198,7 +201,8 @@ mod tests {
 
     #[test]
     fn think_commands_are_numbered() {
-        let (received, _, _) = run("START 15\nBEGIN\nINFO time_left 5\nTURN 1,1\nBOARD\n1,1,1\nDONE\nYXBOARD\nDONE\n");
+        let (received, _, _) =
+            run("START 15\nBEGIN\nINFO time_left 5\nTURN 1,1\nBOARD\n1,1,1\nDONE\nYXBOARD\nDONE\n");
         let seqs: Vec<u64> = received.iter().map(|r| r.think_seq).collect();
         assert_eq!(seqs, [0, 1, 1, 2, 3, 3]);
     }
@@ -208,9 +212,15 @@ mod tests {
         let (received, stop, _) = run("START 15\nBEGIN\nYXSTOP\n");
         assert_eq!(received.len(), 2);
         stop.begin(1);
-        assert!(stop.flag().load(Ordering::SeqCst), "the BEGIN search starts stopped");
+        assert!(
+            stop.flag().load(Ordering::SeqCst),
+            "the BEGIN search starts stopped"
+        );
         stop.begin(2);
-        assert!(!stop.flag().load(Ordering::SeqCst), "a later search is not stopped");
+        assert!(
+            !stop.flag().load(Ordering::SeqCst),
+            "a later search is not stopped"
+        );
     }
 
     #[test]
