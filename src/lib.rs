@@ -7,12 +7,17 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod board;
 pub mod engine;
+pub mod eval;
+pub mod movegen;
 pub mod output;
 pub mod protocol;
 pub mod search;
 #[cfg(test)]
 pub mod testdata;
+pub mod threat;
 pub mod timeman;
+pub mod tt;
 pub mod types;

@@ -1,14 +1,25 @@
-//! `pbrain-tengen`: with no argument, a Piskvork/Gomocup brain on stdin and stdout.
-//! Subcommands are dispatched here and nothing else.
+//! `pbrain-tengen`: with no argument, a Piskvork/Gomocup brain on stdin and stdout;
+//! otherwise a tool. Dispatch only.
 
-fn main() {
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => tengen::protocol::run(),
-        Some(other) => {
-            eprintln!("pbrain-tengen: unknown subcommand '{other}'");
-            eprintln!("usage: pbrain-tengen   (no argument: speak the Piskvork protocol)");
-            std::process::exit(2);
+    let result = match args.first().map(String::as_str) {
+        None => {
+            tengen::protocol::run();
+            Ok(())
+        }
+        Some("bench") => tengen::bench::run(&args[1..]),
+        Some(other) => Err(anyhow::anyhow!(
+            "unknown subcommand {other:?}; run without arguments for the protocol"
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
         }
     }
 }

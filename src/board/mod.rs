@@ -12,8 +12,9 @@
 pub mod pattern;
 mod renju;
 
+use crate::eval::CellTable;
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
-use pattern::{Pattern, PatternTable, SHAPE_SPACE, Shape, ShapeTable, WALL, slot};
+use pattern::{Pattern, PatternTable, SHAPE_COUNT, SHAPE_SPACE, Shape, WALL, slot};
 
 /// What occupies a grid cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,6 +43,7 @@ impl Cell {
 struct CellPatterns {
     lines: [u16; 2],
     shape: [u8; 2],
+    value: [i16; 2],
 }
 
 static ZOBRIST: [[u64; GRID]; 2] = zobrist_keys();
@@ -114,10 +116,24 @@ pub struct Board {
     undo_marks: Vec<u32>,
     moves: Vec<Pos>,
     counts: [usize; 2],
+    /// Points blocked by `block`.
+    blocked: usize,
     hash: u64,
     table: &'static PatternTable,
-    /// Shape tables for black and white under this rule.
-    shapes: [&'static [u8; SHAPE_SPACE]; 2],
+    /// Shape and value of a cell from its packed line patterns, for black and white
+    /// under this rule (see `eval.rs`).
+    cell_info: [&'static [u32; SHAPE_SPACE]; 2],
+    /// Running sums of the values and shape counts of the empty cells.
+    sums: Sums,
+    /// `sums` before each move of `history`.
+    sums_stack: Vec<Sums>,
+}
+
+/// Per-colour aggregates of the empty cells, kept up to date by make and undo.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct Sums {
+    potential: [i32; 2],
+    shapes: [[u16; SHAPE_COUNT]; 2],
 }
 
 impl Board {
@@ -137,9 +153,12 @@ impl Board {
             undo_marks: Vec::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
+            blocked: 0,
             hash: 0,
             table: PatternTable::get(rule),
-            shapes: ShapeTable::get().for_rule(rule),
+            cell_info: CellTable::get().for_rule(rule),
+            sums: Sums::default(),
+            sums_stack: Vec::with_capacity(width * height),
         };
         for y in 0..height {
             for x in 0..width {
@@ -155,6 +174,7 @@ impl Board {
                 board.refresh_cell(p);
             }
         }
+        board.sums = board.fresh_sums();
         board
     }
 
@@ -233,7 +253,13 @@ impl Board {
     }
 
     pub fn is_full(&self) -> bool {
-        self.points().all(|p| !self.is_empty(p))
+        self.empty_count() == 0
+    }
+
+    /// Empty points left on the playing area.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.area() - self.stone_count() - self.blocked
     }
 
     /// Every point of the playing area, row by row.
@@ -258,6 +284,8 @@ impl Board {
         self.history.push((pos, color));
         self.moves.push(pos);
         self.undo_marks.push(self.undo_log.len() as u32);
+        self.sums_stack.push(self.sums);
+        self.remove_from_sums(pos);
         self.update_lines(pos, color as u32 + 1);
         self.update_near(pos, true);
         debug_assert!(self.is_consistent_around(pos));
@@ -278,6 +306,9 @@ impl Board {
             self.patterns[q as usize] = old;
         }
         self.undo_log.truncate(mark);
+        if let Some(sums) = self.sums_stack.pop() {
+            self.sums = sums;
+        }
         self.update_near(pos, false);
         debug_assert!(self.is_consistent_around(pos));
     }
@@ -286,8 +317,10 @@ impl Board {
     pub fn block(&mut self, pos: Pos) {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
+        self.blocked += 1;
         // Blocks come before any move is taken back past them, so nothing is logged.
         let mark = self.undo_log.len();
+        self.remove_from_sums(pos);
         self.update_lines(pos, WALL);
         self.undo_log.truncate(mark);
         debug_assert!(self.is_consistent_around(pos));
@@ -308,12 +341,40 @@ impl Board {
                     if self.cells[q] == Cell::Empty {
                         let old = self.patterns[q];
                         self.undo_log.push((q as u16, old));
-                        self.patterns[q] =
-                            self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                        let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                        self.patterns[q] = new;
+                        for c in 0..2 {
+                            self.sums.potential[c] += new.value[c] as i32 - old.value[c] as i32;
+                            self.sums.shapes[c][old.shape[c] as usize] -= 1;
+                            self.sums.shapes[c][new.shape[c] as usize] += 1;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Takes the empty cell `pos`, about to be filled, out of the sums.
+    #[inline]
+    fn remove_from_sums(&mut self, pos: Pos) {
+        let cp = self.patterns[pos.index()];
+        for c in 0..2 {
+            self.sums.potential[c] -= cp.value[c] as i32;
+            self.sums.shapes[c][cp.shape[c] as usize] -= 1;
+        }
+    }
+
+    /// The sums computed from the cells.
+    fn fresh_sums(&self) -> Sums {
+        let mut sums = Sums::default();
+        for p in self.points().filter(|&p| self.is_empty(p)) {
+            let cp = self.patterns[p.index()];
+            for c in 0..2 {
+                sums.potential[c] += cp.value[c] as i32;
+                sums.shapes[c][cp.shape[c] as usize] += 1;
+            }
+        }
+        sums
     }
 
     /// Removes cell code `code` at `pos` from the keys of its neighbours.
@@ -336,8 +397,11 @@ impl Board {
         let mask = !(0xF << (4 * d));
         cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
         cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
-        cp.shape[0] = self.shapes[0][cp.lines[0] as usize];
-        cp.shape[1] = self.shapes[1][cp.lines[1] as usize];
+        for c in 0..2 {
+            let info = self.cell_info[c][cp.lines[c] as usize];
+            cp.shape[c] = info as u8;
+            cp.value[c] = (info >> 16) as i16;
+        }
         cp
     }
 
@@ -395,6 +459,29 @@ impl Board {
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> Shape {
         Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+    }
+
+    /// What a stone of `color` on empty `pos` is worth (see `eval.rs`).
+    #[inline]
+    pub fn cell_value(&self, pos: Pos, color: Color) -> i32 {
+        self.patterns[pos.index()].value[color.index()] as i32
+    }
+
+    /// Number of points on the playing area.
+    pub fn area(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The summed cell values of `color` over the empty cells (see `eval.rs`).
+    #[inline]
+    pub fn potential(&self, color: Color) -> i32 {
+        self.sums.potential[color.index()]
+    }
+
+    /// How many empty cells have `shape` for `color`.
+    #[inline]
+    pub fn shape_count(&self, color: Color, shape: Shape) -> u32 {
+        self.sums.shapes[color.index()][shape as usize] as u32
     }
 
     /// Number of stones within two cells of `pos`.
@@ -495,7 +582,7 @@ impl Board {
                 hash ^= ZOBRIST[c.index()][p.index()];
             }
         }
-        if counts != self.counts || hash != self.hash {
+        if counts != self.counts || hash != self.hash || self.fresh_sums() != self.sums {
             return false;
         }
         for p in self.points() {

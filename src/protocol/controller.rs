@@ -173,7 +173,8 @@ fn progress(depth: u32, score: i32, nodes: u64, elapsed: Duration, pv: &[Pos]) -
         score_to_string(score),
         elapsed.as_millis()
     );
-    for pos in pv {
+    // A search that found no move may report `Pos::NONE`, which is no point to print.
+    for pos in pv.iter().filter(|pos| !pos.is_none()) {
         line.push(' ');
         line.push_str(&pos.to_string());
     }

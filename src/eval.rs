@@ -1,0 +1,112 @@
+//! Static evaluation from the board's pattern codes.
+//!
+//! Every empty cell has, for each colour, a value: what a stone of that colour would
+//! gain there, from its four line patterns and their folded shape. The board keeps the
+//! sum of these values per colour up to date on every make and undo, so evaluating a
+//! position is two subtractions. The side to move gets its potential counted in full and
+//! the opponent's discounted, because the side to move acts on its threats first.
+//!
+//! All weights are named constants here, ready for tuning.
+
+use std::sync::OnceLock;
+
+use crate::board::Board;
+use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
+use crate::types::Rule;
+
+/// Value of one line pattern at an empty cell, indexed by `Pattern as usize`.
+pub const LINE_VALUE: [i16; 12] = [
+    0,   // Dead
+    0,   // Overline
+    1,   // B1
+    3,   // F1
+    6,   // B2
+    16,  // F2
+    20,  // B3
+    60,  // F3
+    70,  // B4
+    300, // F4
+    300, // DoubleFour
+    900, // Five
+];
+
+/// Extra value for a cell whose line patterns combine into a shape, by `Shape as usize`.
+pub const SHAPE_BONUS: [i16; 14] = [
+    0,    // None
+    -40,  // MaybeForbidden (for black under renju a threat it may not use)
+    0,    // Flex2
+    0,    // Block3
+    20,   // Flex2x2
+    25,   // Block3Plus
+    0,    // Flex3
+    30,   // Flex3Plus
+    250,  // Flex3x2
+    0,    // Block4
+    60,   // Block4Plus
+    400,  // Block4Flex3
+    600,  // Flex4
+    1500, // Five
+];
+
+/// Weight of the opponent's potential against the side to move's, in 1/16ths.
+pub const OPPONENT_WEIGHT_16THS: i32 = 13;
+
+/// Bonus for having the move.
+pub const TEMPO: i32 = 20;
+
+/// Shape (low byte) and value (high half, signed) of a cell for each packed set of four
+/// line patterns, one table per colour role: black under renju, where forbidden shapes
+/// are worth nothing, and everyone else. The board reads both with one look-up.
+pub struct CellTable {
+    entries: [Box<[u32; SHAPE_SPACE]>; 2],
+}
+
+impl CellTable {
+    pub fn get() -> &'static CellTable {
+        static TABLE: OnceLock<CellTable> = OnceLock::new();
+        TABLE.get_or_init(|| CellTable {
+            entries: [build(false), build(true)],
+        })
+    }
+
+    /// The tables black and white use under `rule`.
+    pub fn for_rule(&'static self, rule: Rule) -> [&'static [u32; SHAPE_SPACE]; 2] {
+        [
+            &self.entries[(rule == Rule::Renju) as usize],
+            &self.entries[0],
+        ]
+    }
+}
+
+fn build(renju_black: bool) -> Box<[u32; SHAPE_SPACE]> {
+    let shapes = ShapeTable::get();
+    let v: Vec<u32> = (0..SHAPE_SPACE as u32)
+        .map(|packed| {
+            let shape = shapes.lookup(renju_black, packed as u16);
+            let value = if shape == Shape::MaybeForbidden {
+                SHAPE_BONUS[Shape::MaybeForbidden as usize]
+            } else {
+                let lines: i16 = (0..4)
+                    .map(|d| {
+                        // Nibbles above the last pattern never occur on a board.
+                        let p = Pattern::from_u8((((packed >> (4 * d)) & 15) as u8).min(11));
+                        LINE_VALUE[p as usize]
+                    })
+                    .sum();
+                lines + SHAPE_BONUS[shape as usize]
+            };
+            shape as u32 | (value as u16 as u32) << 16
+        })
+        .collect();
+    v.into_boxed_slice()
+        .try_into()
+        .expect("SHAPE_SPACE entries")
+}
+
+/// The static value of the position for the side to move.
+pub fn evaluate(board: &Board) -> i32 {
+    let us = board.side_to_move();
+    let own = board.potential(us);
+    let theirs = board.potential(us.opp());
+    own - theirs * OPPONENT_WEIGHT_16THS / 16 + TEMPO
+}
