@@ -245,3 +245,22 @@ fn swap2board_with_five_stones_swaps_or_places_one() {
         }
     }
 }
+
+#[test]
+fn bench_command_matches_the_bench_subcommand() {
+    let mut brain = Brain::start();
+    brain.send("BENCH 2");
+    let (messages, signature) = brain.reply_with_messages();
+    assert!(!messages.is_empty(), "one MESSAGE per bench position");
+    let nodes = |line: &str| -> u64 {
+        let rest = line
+            .strip_prefix("Bench: ")
+            .unwrap_or_else(|| panic!("{line:?}"));
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    let mut tool = Brain::start_with_args(&["bench", "depth", "2"]);
+    let lines = tool.remaining_lines();
+    let tool_signature = lines.last().expect("bench output");
+    assert_eq!(nodes(&signature), nodes(tool_signature));
+    assert_eq!(messages.len() + 1, lines.len());
+}

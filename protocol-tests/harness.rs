@@ -28,8 +28,14 @@ fn brain_path() -> String {
 
 impl Brain {
     pub fn start() -> Brain {
+        Brain::start_with_args(&[])
+    }
+
+    /// The brain's executable run with command-line arguments (a subcommand).
+    pub fn start_with_args(args: &[&str]) -> Brain {
         let path = brain_path();
         let mut child = Command::new(&path)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -109,6 +109,10 @@ pub struct Engine {
     /// `INFO max_memory` (0 = default) and Yixin-Board's `INFO hash_size` in KiB.
     max_memory: u64,
     hash_kib: Option<u64>,
+    /// Whether the table may hold entries: a search ran since it was last cleared.
+    /// GomocupJudge charges `START` and `INFO` work to the first move, so a clean table
+    /// is not cleared again (`START` then `INFO rule` would clear it twice).
+    table_used: bool,
 }
 
 impl Engine {
@@ -122,6 +126,7 @@ impl Engine {
             stop,
             max_memory: 0,
             hash_kib: None,
+            table_used: false,
         }
     }
 
@@ -146,7 +151,7 @@ impl Engine {
         }
         self.board = Some(Board::new(width as usize, height as usize, self.rule));
         self.blocked.clear();
-        self.searcher.clear();
+        self.clear_hash();
         Ok(())
     }
 
@@ -168,7 +173,7 @@ impl Engine {
             self.board = Some(self.rebuilt(board.width(), board.height(), &self.blocked, &stones));
         }
         // Stored values were computed under the old rule.
-        self.searcher.clear();
+        self.clear_hash();
     }
 
     fn rebuilt(
@@ -324,6 +329,7 @@ impl Engine {
         if !board.points().any(|p| board.is_empty(p)) {
             return Err(EngineError::NoMove);
         }
+        self.table_used = true;
         let mut result = self.searcher.think(board, limits, &self.stop, report);
         if !legal(board, result.best) {
             result.best = result
@@ -373,7 +379,9 @@ impl Engine {
 
     /// Forgets everything the search has learnt (`YXHASHCLEAR`).
     pub fn clear_hash(&mut self) {
-        self.searcher.clear();
+        if std::mem::take(&mut self.table_used) {
+            self.searcher.clear();
+        }
     }
 }
 

@@ -38,6 +38,8 @@ pub enum Command {
     HashClear,
     /// `YXNBEST n`.
     NBest(usize),
+    /// `BENCH [depth]` (Rapfi): the bench positions searched to a fixed depth.
+    Bench(Option<u32>),
     /// A known command whose arguments cannot be used; the reason for the `ERROR` line.
     Invalid(String),
     /// A line that is no command the brain knows.
@@ -64,6 +66,7 @@ impl Command {
             | Command::Stop
             | Command::ShowForbid
             | Command::HashClear
+            | Command::Bench(_)
             | Command::Invalid(_)
             | Command::Unknown(_) => false,
         }

@@ -71,6 +71,7 @@ impl Controller {
             Command::ShowForbid => self.show_forbid(),
             Command::HashClear => self.engine.clear_hash(),
             Command::NBest(n) => self.nbest(n, think),
+            Command::Bench(depth) => self.bench(depth),
             Command::Invalid(reason) => self.out.error(&reason),
             Command::Unknown(line) => self.out.unknown(&line),
             // The reader acts on these itself and never forwards them.

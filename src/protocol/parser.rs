@@ -136,6 +136,11 @@ impl Parser {
             "YXSTOP" | "STOP" => no_args(args).map(|()| Command::Stop),
             "YXSHOWFORBID" => no_args(args).map(|()| Command::ShowForbid),
             "YXHASHCLEAR" => no_args(args).map(|()| Command::HashClear),
+            "BENCH" if args.is_empty() => Ok(Command::Bench(None)),
+            "BENCH" => parse_int(args).and_then(|d| match u32::try_from(d) {
+                Ok(depth) if depth >= 1 => Ok(Command::Bench(Some(depth))),
+                _ => Err(format!("'{d}' is not a positive depth")),
+            }),
             "DONE" => Err("DONE without BOARD, YXBOARD or SWAP2BOARD".to_owned()),
             _ => Ok(Command::Unknown(line.to_owned())),
         };
@@ -300,6 +305,8 @@ mod tests {
         assert_eq!(one("YXSHOWFORBID"), Command::ShowForbid);
         assert_eq!(one("YXHASHCLEAR"), Command::HashClear);
         assert_eq!(one("YXNBEST 3"), Command::NBest(3));
+        assert_eq!(one("BENCH"), Command::Bench(None));
+        assert_eq!(one("bench 4"), Command::Bench(Some(4)));
     }
 
     #[test]
@@ -350,6 +357,8 @@ mod tests {
             "YXNBEST 0",
             "YXNBEST -2",
             "YXNBEST many",
+            "BENCH 0",
+            "BENCH deep",
             "DONE",
         ] {
             assert!(is_invalid(&one(line)), "{line}");
@@ -360,7 +369,6 @@ mod tests {
     fn unknown_commands_keep_their_text() {
         assert_eq!(one("FOO bar"), Command::Unknown("FOO bar".to_owned()));
         assert_eq!(one("7,7"), Command::Unknown("7,7".to_owned()));
-        assert_eq!(one("BENCH"), Command::Unknown("BENCH".to_owned()));
     }
 
     #[test]

@@ -18,8 +18,9 @@ use std::time::Duration;
 
 /// A score (side to move's view) beyond which a side counts as clearly better.
 const CLEAR_MARGIN: i32 = 150;
-/// How many black fifth stones are compared when placing two stones.
-const FIFTH_STONE_CHOICES: usize = 8;
+/// How many black fifth stones are compared when placing two stones; the search
+/// shares its time among them, so more would mean shallower and noisier scores.
+const FIFTH_STONE_CHOICES: usize = 4;
 
 impl Controller {
     pub(super) fn swap2board(&mut self, moves: &[Coord], think: Think) {

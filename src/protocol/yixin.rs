@@ -1,7 +1,9 @@
-//! Handlers for the Yixin-Board extensions: `YXBOARD`, `YXSHOWFORBID`, `YXNBEST`.
-//! (`YXSTOP` is the reader's; `YXHASHCLEAR` is a single engine call in the dispatch.)
+//! Handlers for the Yixin-Board extensions (`YXBOARD`, `YXSHOWFORBID`, `YXNBEST`) and
+//! Rapfi's `BENCH`. (`YXSTOP` is the reader's; `YXHASHCLEAR` is a single engine call in
+//! the dispatch.)
 
 use super::controller::{Controller, Think};
+use crate::bench;
 use crate::engine::{EngineError, Field};
 use crate::search::score_to_string;
 
@@ -43,5 +45,16 @@ impl Controller {
         }
         self.engine.play(result.best);
         self.out.line(&result.best.to_string());
+    }
+
+    /// `BENCH [depth]`: the bench, as `pbrain-tengen bench` runs it, with its position
+    /// lines as `MESSAGE`s and the `Bench: <nodes> nodes <nps> nps` line as the reply.
+    pub(super) fn bench(&self, depth: Option<u32>) {
+        let (mut lines, _) = bench::run_search(depth.unwrap_or(bench::BENCH_DEPTH));
+        let signature = lines.pop().unwrap_or_default();
+        for line in &lines {
+            self.out.message(line);
+        }
+        self.out.line(&signature);
     }
 }
