@@ -11,18 +11,11 @@
 
 use crate::board::Board;
 use crate::search::{Limits, SearchInfo, SearchResult, Searcher};
+use crate::tt;
 use crate::types::{Color, MAX_SIZE, MIN_SIZE, Pos, Rule};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// The memory budget when the manager sets none (`INFO max_memory 0` or no INFO at all):
-/// Gomocup's limit, 350 MiB.
-pub const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
-
-/// Memory assumed for everything but the hash table when Yixin-Board sizes the table
-/// itself with `INFO hash_size`: boards, threads' stacks and tables, code.
-pub const NON_TABLE_MEMORY: u64 = 32 * 1024 * 1024;
 
 /// What a `BOARD` line says about a point, relative to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,8 +99,9 @@ pub struct Engine {
     rule: Rule,
     searcher: Searcher,
     stop: Arc<AtomicBool>,
-    /// `INFO max_memory` (0 = default) and Yixin-Board's `INFO hash_size` in KiB.
-    max_memory: u64,
+    /// `INFO max_memory` (0: the table module's default) and Yixin-Board's
+    /// `INFO hash_size` in KiB, as far as they were sent.
+    max_memory: Option<u64>,
     hash_kib: Option<u64>,
     /// Whether the table may hold entries: a search ran since it was last cleared.
     /// GomocupJudge charges `START` and `INFO` work to the first move, so a clean table
@@ -124,7 +118,7 @@ impl Engine {
             rule: Rule::Freestyle,
             searcher: Searcher::new(),
             stop,
-            max_memory: 0,
+            max_memory: None,
             hash_kib: None,
             table_used: false,
         }
@@ -343,38 +337,47 @@ impl Engine {
         Ok(result)
     }
 
-    pub fn set_threads(&mut self, threads: usize) {
+    /// Sets the number of search threads. Each thread needs memory of its own, so a
+    /// table sized under a memory limit is sized again; an error says the limit is now
+    /// too small to play well (the engine still plays).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         self.searcher.set_threads(threads.max(1));
+        if self.max_memory.is_some() || self.hash_kib.is_some() {
+            self.apply_memory()
+        } else {
+            Ok(())
+        }
     }
 
-    /// Sets the process memory limit in bytes (0: [`DEFAULT_MEMORY`]). An error says the
+    /// Sets the process memory limit in bytes (0: the default limit). An error says the
     /// limit is too small to play well; the engine still plays.
     pub fn set_memory(&mut self, bytes: u64) -> Result<(), String> {
-        self.max_memory = bytes;
+        self.max_memory = Some(bytes);
         self.apply_memory()
     }
 
-    /// Sets the hash table size in KiB, as Yixin-Board's `INFO hash_size` does; the
-    /// process budget is that plus [`NON_TABLE_MEMORY`], within `max_memory` if set.
+    /// Sets the hash table size in KiB, as Yixin-Board's `INFO hash_size` does. The
+    /// search takes a process limit, so this asks for the limit that leaves a table of
+    /// that size (rounded down to a power of two), within `max_memory` if one was set.
     pub fn set_hash_size(&mut self, kib: u64) -> Result<(), String> {
         self.hash_kib = Some(kib);
         self.apply_memory()
     }
 
     fn apply_memory(&mut self) -> Result<(), String> {
-        let limit = if self.max_memory == 0 {
-            DEFAULT_MEMORY
+        let limit = self.max_memory.unwrap_or(0);
+        let Some(kib) = self.hash_kib else {
+            return self.searcher.set_memory(limit);
+        };
+        let threads = self.searcher.threads() as u64;
+        let rest = tt::OTHER_MEMORY as u64 + threads * tt::PER_THREAD as u64;
+        let needed = kib.saturating_mul(1024).saturating_add(rest);
+        let process = needed.saturating_mul(100) / (100 - tt::SAFETY_MARGIN_PERCENT) + 1;
+        self.searcher.set_memory(if limit == 0 {
+            process
         } else {
-            self.max_memory
-        };
-        let budget = match self.hash_kib {
-            Some(kib) => kib
-                .saturating_mul(1024)
-                .saturating_add(NON_TABLE_MEMORY)
-                .min(limit),
-            None => limit,
-        };
-        self.searcher.set_memory(budget)
+            process.min(limit)
+        })
     }
 
     /// Forgets everything the search has learnt (`YXHASHCLEAR`).
@@ -642,6 +645,44 @@ mod tests {
         assert_eq!(
             e.set_opening(&[(7, 7), (7, 7)]),
             Err(EngineError::Repeated { x: 7, y: 7 })
+        );
+    }
+
+    #[test]
+    fn memory_limits_too_small_to_play_are_reported() {
+        let mut e = engine();
+        assert!(e.set_memory(1).is_err());
+        assert!(e.set_memory(0).is_ok(), "0 is the default limit");
+        assert!(e.set_memory(367_001_600).is_ok());
+        assert!(e.set_threads(2).is_ok());
+    }
+
+    #[test]
+    fn more_threads_may_not_fit_a_tight_limit() {
+        let mut e = engine();
+        assert!(e.set_threads(4).is_ok(), "no limit given: nothing to fit");
+        assert!(e.set_threads(1).is_ok());
+        e.set_memory(30 << 20).unwrap();
+        assert!(
+            e.set_threads(2).is_err(),
+            "each thread needs memory of its own"
+        );
+        assert!(e.set_threads(1).is_ok());
+    }
+
+    #[test]
+    fn hash_size_asks_for_a_table_of_that_size() {
+        let mut e = engine();
+        assert!(
+            e.set_hash_size(1024).is_ok(),
+            "a 1 MiB table is the smallest playable"
+        );
+        assert!(e.set_hash_size(512).is_err());
+        let mut e = engine();
+        e.set_memory(30 << 20).unwrap();
+        assert!(
+            e.set_hash_size(1 << 20).is_ok(),
+            "1 GiB asked, capped by max_memory"
         );
     }
 

@@ -3,8 +3,10 @@
 //! Managers read the brain line by line and time it from the moment a command is sent,
 //! so every line is written whole (one `write_all` under a lock, never interleaved with
 //! another thread's line) and flushed at once. After `END` the brain must print nothing
-//! more: [`Output::silence`] closes the gate for good, and because it takes the same lock
-//! as the writers, no line can start or finish after it returns.
+//! more: [`Output::silence`] closes the gate for good. Writers look at the gate under the
+//! lock, so once `silence` has held the lock no line can start; it waits only briefly
+//! for a line in progress, because a writer blocked on a full pipe (a manager that has
+//! stopped reading) must not keep the brain from exiting.
 //!
 //! Everything that talks to the manager goes through an [`Output`] handle; search code
 //! reports progress through callbacks and never sees it.
@@ -12,16 +14,21 @@
 use parking_lot::Mutex;
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-struct Sink {
-    out: Box<dyn Write + Send>,
-    silent: bool,
+/// How long [`Output::silence`] waits for a line being written to finish.
+const SILENCE_WAIT: Duration = Duration::from_millis(50);
+
+struct Shared {
+    out: Mutex<Box<dyn Write + Send>>,
+    silent: AtomicBool,
 }
 
 /// A cloneable handle to the brain's output stream.
 #[derive(Clone)]
 pub struct Output {
-    sink: Arc<Mutex<Sink>>,
+    shared: Arc<Shared>,
 }
 
 impl Output {
@@ -33,10 +40,10 @@ impl Output {
     /// Any writer; used to capture the brain's replies in tests.
     pub fn to_writer(out: impl Write + Send + 'static) -> Output {
         Output {
-            sink: Arc::new(Mutex::new(Sink {
-                out: Box::new(out),
-                silent: false,
-            })),
+            shared: Arc::new(Shared {
+                out: Mutex::new(Box::new(out)),
+                silent: AtomicBool::new(false),
+            }),
         }
     }
 
@@ -48,19 +55,18 @@ impl Output {
             .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
             .collect();
         line.push('\n');
-        let mut sink = self.sink.lock();
-        if sink.silent {
+        let mut out = self.shared.out.lock();
+        if self.shared.silent.load(Ordering::SeqCst) {
             return;
         }
         // A failed write means the manager has gone away; there is nobody to tell, and
         // stopping further attempts keeps a dead pipe from costing time in every reply.
-        if sink
-            .out
+        if out
             .write_all(line.as_bytes())
-            .and_then(|()| sink.out.flush())
+            .and_then(|()| out.flush())
             .is_err()
         {
-            sink.silent = true;
+            self.shared.silent.store(true, Ordering::SeqCst);
         }
     }
 
@@ -81,7 +87,10 @@ impl Output {
 
     /// Stops all further output, for good.
     pub fn silence(&self) {
-        self.sink.lock().silent = true;
+        self.shared.silent.store(true, Ordering::SeqCst);
+        // Holding the lock once means any line in progress has ended; if a writer is
+        // stuck on a full pipe, give up waiting, as the caller is about to exit.
+        drop(self.shared.out.try_lock_for(SILENCE_WAIT));
     }
 }
 
@@ -148,6 +157,38 @@ mod tests {
         let (out, captured) = capture::output();
         out.message("one\r\n7,7");
         assert_eq!(captured.take_lines(), ["MESSAGE one  7,7"]);
+    }
+
+    /// A writer that blocks until released, like a full pipe nobody reads.
+    struct Stuck(std::sync::mpsc::Receiver<()>);
+
+    impl std::io::Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let _ = self.0.recv();
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn silence_does_not_wait_for_a_writer_stuck_on_a_full_pipe() {
+        let (release, stuck) = std::sync::mpsc::channel();
+        let out = super::Output::to_writer(Stuck(stuck));
+        let writer = {
+            let out = out.clone();
+            std::thread::spawn(move || out.line("7,7"))
+        };
+        // Wait until the writer holds the lock and is blocked inside write.
+        while out.shared.out.try_lock().is_some() {
+            std::thread::yield_now();
+        }
+        out.silence();
+        assert!(out.shared.silent.load(std::sync::atomic::Ordering::SeqCst));
+        release.send(()).unwrap();
+        writer.join().unwrap();
     }
 
     #[test]

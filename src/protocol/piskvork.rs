@@ -107,10 +107,7 @@ impl Controller {
                 self.engine.set_rule(rule);
                 Ok(())
             }
-            Info::ThreadNum(threads) => {
-                self.engine.set_threads(threads);
-                Ok(())
-            }
+            Info::ThreadNum(threads) => self.engine.set_threads(threads),
             Info::MaxDepth(depth) => {
                 self.max_depth = depth;
                 Ok(())
