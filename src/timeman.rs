@@ -36,8 +36,9 @@ const MIN_MATCH_RESERVE_MS: u64 = 100;
 const EXPECTED_GAME_STONES: usize = 80;
 /// The match time is always planned over at least this many more own moves.
 const MIN_MOVES_TO_GO: u64 = 10;
-/// A hard match limit is at most this many times the soft one...
-const HARD_OVER_SOFT: u64 = 4;
+/// A hard match limit is at most this many times the soft one (an iteration started
+/// just before the soft limit may run on to the hard one)...
+const HARD_OVER_SOFT: u64 = 3;
 /// ...and never more than this share of the usable match time, in percent.
 const MAX_MATCH_SHARE_PERCENT: u64 = 25;
 
@@ -225,12 +226,12 @@ mod tests {
             185,
             Duration::ZERO,
         );
-        // usable = 95000, moves to go = max(10, 20) = 20: soft 4750, hard min(19000, 23750).
+        // usable = 95000, moves to go = max(10, 20) = 20: soft 4750, hard min(14250, 23750).
         assert_eq!(
             b,
             Budget {
                 soft: ms(4_750),
-                hard: ms(19_000)
+                hard: ms(14_250)
             }
         );
     }
@@ -238,7 +239,7 @@ mod tests {
     #[test]
     fn late_game_plans_at_least_ten_moves() {
         let b = budget(&tc(None, 180_000, Some(20_000)), 150, 250, Duration::ZERO);
-        // usable = 19000 over 10 moves: soft 1900, hard min(7600, 4750).
+        // usable = 19000 over 10 moves: soft 1900, hard min(5700, 4750).
         assert_eq!(
             b,
             Budget {
