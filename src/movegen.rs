@@ -47,7 +47,7 @@ pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
     }
     out.extend(
         board
-            .points()
+            .area_points()
             .filter(|&p| board.near(p) > 0 && board.is_empty(p)),
     );
 }
@@ -55,7 +55,7 @@ pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
 /// The first candidate point where `color` has `shape`.
 pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
     board
-        .points()
+        .area_points()
         .find(|&p| board.is_empty(p) && board.shape(p, color) == shape)
 }
 
@@ -63,12 +63,12 @@ pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
 pub fn threat(board: &mut Board) -> Threat {
     let us = board.side_to_move();
     let them = us.opp();
-    if board.shape_count(us, Shape::Five) > 0
+    if board.count_fives(us) > 0
         && let Some(p) = find_shape(board, us, Shape::Five)
     {
         return Threat::Win(p);
     }
-    match board.shape_count(them, Shape::Five) {
+    match board.count_fives(them) {
         0 => {}
         1 => {
             let Some(p) = find_shape(board, them, Shape::Five) else {
@@ -82,10 +82,10 @@ pub fn threat(board: &mut Board) -> Threat {
         }
         _ => return Threat::Lost,
     }
-    if board.shape_count(us, Shape::Flex4) > 0 {
+    if board.count_flex4(us) > 0 {
         return Threat::OpenFour;
     }
-    if board.shape_count(them, Shape::Flex4) > 0 {
+    if board.count_flex4(them) > 0 {
         return Threat::DefendFour;
     }
     Threat::Quiet

@@ -12,9 +12,9 @@
 pub mod pattern;
 mod renju;
 
-use crate::eval::CellTable;
+use crate::eval::{CellRole, CellTable, VALUE_BIAS};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
-use pattern::{Pattern, PatternTable, SHAPE_COUNT, SHAPE_SPACE, Shape, WALL, slot};
+use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
 /// What occupies a grid cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -36,14 +36,40 @@ impl Cell {
     }
 }
 
-/// Line patterns of one cell, a nibble per direction for each colour, plus the folded
-/// shape per colour. Eight bytes, so the undo log copies it whole.
+/// Everything a cell knows about itself, in one word so that the undo log copies it
+/// whole:
+///
+/// ```text
+///  63        48 47        32 31        16 15         0
+/// +------------+------------+------------+------------+
+/// | white info | black info | white lines| black lines|
+/// +------------+------------+------------+------------+
+/// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
+/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellRole)
+/// ```
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-#[repr(C, align(8))]
-struct CellPatterns {
-    lines: [u16; 2],
-    shape: [u8; 2],
-    value: [i16; 2],
+struct CellPatterns(u64);
+
+impl CellPatterns {
+    #[inline(always)]
+    fn lines(self, c: usize) -> u16 {
+        (self.0 >> (16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn info(self, c: usize) -> u16 {
+        (self.0 >> (32 + 16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn shape(self, c: usize) -> u8 {
+        (self.info(c) & 0xF) as u8
+    }
+
+    #[inline(always)]
+    fn value(self, c: usize) -> i32 {
+        (self.info(c) >> 4) as i32 - VALUE_BIAS
+    }
 }
 
 static ZOBRIST: [[u64; GRID]; 2] = zobrist_keys();
@@ -122,7 +148,7 @@ pub struct Board {
     table: &'static PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
     /// under this rule (see `eval.rs`).
-    cell_info: [&'static [u32; SHAPE_SPACE]; 2],
+    cell_info: [&'static CellRole; 2],
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
     /// `sums` before each move of `history`.
@@ -133,7 +159,33 @@ pub struct Board {
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Sums {
     potential: [i32; 2],
-    shapes: [[u16; SHAPE_COUNT]; 2],
+    /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
+    threats: [u64; 2],
+    /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
+    /// min > max).
+    bbox: [u8; 4],
+}
+
+const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
+
+/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
+/// closed four, and renju black's possible forbidden points; other shapes are not
+/// counted. A move's changes are summed as whole words: the fields' final values are
+/// small and non-negative, so borrows between fields in between cancel out.
+const COUNTED: [u64; 16] = {
+    let mut t = [0u64; 16];
+    t[Shape::Five as usize] = 1;
+    t[Shape::Flex4 as usize] = 1 << 16;
+    t[Shape::Block4 as usize] = 1 << 32;
+    t[Shape::Block4Plus as usize] = 1 << 32;
+    t[Shape::Block4Flex3 as usize] = 1 << 32;
+    t[Shape::MaybeForbidden as usize] = 1 << 48;
+    t
+};
+
+#[inline(always)]
+fn counted(shape: u8) -> u64 {
+    COUNTED[shape as usize & 15]
 }
 
 impl Board {
@@ -268,6 +320,25 @@ impl Board {
         (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
     }
 
+    /// The points within two cells of the stones' bounding box, row by row: a superset
+    /// of the points near any stone, and so of every point where a threat can be.
+    pub fn area_points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let [x0, y0, x1, y1] = self.sums.bbox;
+        let (x0, y0) = (
+            (x0 as usize).saturating_sub(2),
+            (y0 as usize).saturating_sub(2),
+        );
+        let (x1, y1) = if x0 > x1 as usize + 2 {
+            (0, 0)
+        } else {
+            (
+                (x1 as usize + 3).min(self.width),
+                (y1 as usize + 3).min(self.height),
+            )
+        };
+        (y0..y1).flat_map(move |y| (x0..x1).map(move |x| Pos::new(x, y)))
+    }
+
     /// Plays the side to move's stone on an empty point.
     #[inline]
     pub fn play(&mut self, pos: Pos) {
@@ -284,8 +355,12 @@ impl Board {
         self.history.push((pos, color));
         self.moves.push(pos);
         self.undo_marks.push(self.undo_log.len() as u32);
+        self.undo_log.reserve(8 * PAD);
         self.sums_stack.push(self.sums);
         self.remove_from_sums(pos);
+        let b = &mut self.sums.bbox;
+        let (x, y) = (pos.x() as u8, pos.y() as u8);
+        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
         self.update_lines(pos, color as u32 + 1);
         self.update_near(pos, true);
         debug_assert!(self.is_consistent_around(pos));
@@ -330,6 +405,9 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
+        // Changes are gathered in locals and applied once: fewer dependent memory updates.
+        let mut potential = [0i32; 2];
+        let mut threats = [0u64; 2];
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=PAD as isize {
                 for (q, s) in [
@@ -340,17 +418,28 @@ impl Board {
                     self.keys[d][q] |= code << (2 * s);
                     if self.cells[q] == Cell::Empty {
                         let old = self.patterns[q];
+                        let both = self.table.lookup(self.keys[d][q]);
+                        // Far cells often see no change: nothing to store or log.
+                        let nibbles = (old.0 >> (4 * d)) & 0xF | (old.0 >> (16 + 4 * d) & 0xF) << 8;
+                        if nibbles == both as u64 {
+                            continue;
+                        }
+                        let new = self.with_line(old, d, both);
                         self.undo_log.push((q as u16, old));
-                        let new = self.with_line(old, d, self.table.lookup(self.keys[d][q]));
                         self.patterns[q] = new;
                         for c in 0..2 {
-                            self.sums.potential[c] += new.value[c] as i32 - old.value[c] as i32;
-                            self.sums.shapes[c][old.shape[c] as usize] -= 1;
-                            self.sums.shapes[c][new.shape[c] as usize] += 1;
+                            potential[c] += new.value(c) - old.value(c);
+                            threats[c] = threats[c]
+                                .wrapping_add(counted(new.shape(c)))
+                                .wrapping_sub(counted(old.shape(c)));
                         }
                     }
                 }
             }
+        }
+        for c in 0..2 {
+            self.sums.potential[c] += potential[c];
+            self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
         }
     }
 
@@ -359,19 +448,29 @@ impl Board {
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
         for c in 0..2 {
-            self.sums.potential[c] -= cp.value[c] as i32;
-            self.sums.shapes[c][cp.shape[c] as usize] -= 1;
+            self.sums.potential[c] -= cp.value(c);
+            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
         }
     }
 
     /// The sums computed from the cells.
     fn fresh_sums(&self) -> Sums {
-        let mut sums = Sums::default();
+        let mut sums = Sums {
+            bbox: NO_BBOX,
+            ..Sums::default()
+        };
+        for p in self.points() {
+            if self.stone(p).is_some() {
+                let (x, y) = (p.x() as u8, p.y() as u8);
+                let b = &mut sums.bbox;
+                *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
             for c in 0..2 {
-                sums.potential[c] += cp.value[c] as i32;
-                sums.shapes[c][cp.shape[c] as usize] += 1;
+                sums.potential[c] += cp.value(c);
+                sums.threats[c] += counted(cp.shape(c));
             }
         }
         sums
@@ -393,16 +492,14 @@ impl Board {
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
     /// refolded.
     #[inline]
-    fn with_line(&self, mut cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
-        let mask = !(0xF << (4 * d));
-        cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
-        cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
-        for c in 0..2 {
-            let info = self.cell_info[c][cp.lines[c] as usize];
-            cp.shape[c] = info as u8;
-            cp.value[c] = (info >> 16) as i16;
-        }
-        cp
+    fn with_line(&self, cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
+        let shift = 4 * d as u32;
+        let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
+        let lines =
+            (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
+        let black = self.cell_info[0].lookup(lines as u16) as u64;
+        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
+        CellPatterns(lines | black << 32 | white << 48)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -452,19 +549,19 @@ impl Board {
     /// The pattern a stone of `color` on empty `pos` makes along direction `dir`.
     #[inline]
     pub fn pattern(&self, pos: Pos, color: Color, dir: usize) -> Pattern {
-        Pattern::from_u8((self.patterns[pos.index()].lines[color.index()] >> (4 * dir)) as u8 & 0xF)
+        Pattern::from_u8((self.patterns[pos.index()].lines(color.index()) >> (4 * dir)) as u8 & 0xF)
     }
 
     /// The folded shape a stone of `color` on empty `pos` makes.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> Shape {
-        Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+        Shape::from_u8(self.patterns[pos.index()].shape(color.index()))
     }
 
     /// What a stone of `color` on empty `pos` is worth (see `eval.rs`).
     #[inline]
     pub fn cell_value(&self, pos: Pos, color: Color) -> i32 {
-        self.patterns[pos.index()].value[color.index()] as i32
+        self.patterns[pos.index()].value(color.index())
     }
 
     /// Number of points on the playing area.
@@ -478,10 +575,27 @@ impl Board {
         self.sums.potential[color.index()]
     }
 
-    /// How many empty cells have `shape` for `color`.
+    /// Empty cells where `color` makes a five.
     #[inline]
-    pub fn shape_count(&self, color: Color, shape: Shape) -> u32 {
-        self.sums.shapes[color.index()][shape as usize] as u32
+    pub fn count_fives(&self, color: Color) -> u32 {
+        self.threat_field(color, 0)
+    }
+
+    /// Empty cells where `color` makes an open four (or two fours).
+    #[inline]
+    pub fn count_flex4(&self, color: Color) -> u32 {
+        self.threat_field(color, 1)
+    }
+
+    /// Empty cells where `color` makes exactly one four (with or without a three).
+    #[inline]
+    pub fn count_block4(&self, color: Color) -> u32 {
+        self.threat_field(color, 2)
+    }
+
+    #[inline]
+    fn threat_field(&self, color: Color, field: u32) -> u32 {
+        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
     }
 
     /// Number of stones within two cells of `pos`.

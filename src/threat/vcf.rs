@@ -47,19 +47,16 @@ impl Vcf {
             return Some((p, 1));
         }
         let mut moves = Vec::new();
-        if board.shape_count(them, Shape::Five) > 0 {
+        if board.count_fives(them) > 0 {
             // The defender's last block made a four: the only move is to block it, and it
             // must be a four itself.
             let b = find_shape(board, them, Shape::Five)?;
-            if board.shape_count(them, Shape::Five) > 1
-                || !makes_four(board, b, us)
-                || !is_legal(board, b, us)
-            {
+            if board.count_fives(them) > 1 || !makes_four(board, b, us) || !is_legal(board, b, us) {
                 return None;
             }
             moves.push(b);
         } else {
-            if board.shape_count(us, Shape::Flex4) > 0 {
+            if board.count_flex4(us) > 0 {
                 let p = find_shape(board, us, Shape::Flex4)?;
                 return Some((p, 3));
             }
@@ -102,7 +99,7 @@ impl Vcf {
         fours_left: u32,
     ) -> Option<u32> {
         let them = us.opp();
-        let fives = board.shape_count(us, Shape::Five);
+        let fives = board.count_fives(us);
         if fives >= 2 {
             return Some(3);
         }
@@ -138,7 +135,7 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     out.clear();
     let renju_black = us == Color::Black && board.rule() == Rule::Renju;
     let points: Vec<Pos> = board
-        .points()
+        .area_points()
         .filter(|&p| board.near(p) > 0 && board.is_empty(p))
         .collect();
     for p in points {
