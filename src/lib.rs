@@ -6,4 +6,5 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod platform;
 pub mod types;
