@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the Windows exe and runs the protocol transcripts against it under Wine, the
+# same tests that drive the Linux binary (the harness runs $TENGEN_BRAIN instead).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+# Without this the tests would quietly drive the Linux binary and prove nothing here.
+grep -rqs TENGEN_BRAIN protocol-tests/ || {
+    echo "test-windows: protocol-tests/ does not honour TENGEN_BRAIN" >&2
+    exit 1
+}
+
+scripts/build-windows.sh
+
+export WINEPREFIX=$ROOT/.wine
+# Stop this prefix's wineserver when done, so nothing outlives the run.
+trap '/usr/lib/wine/wineserver -k 2>/dev/null || true' EXIT
+# The first start creates the prefix (seconds, and noise on stderr); do it before the
+# tests so that no transcript pays for it or races another over it.
+timeout 120 scripts/wine-brain.sh </dev/null >/dev/null 2>&1
+
+TENGEN_BRAIN=$ROOT/scripts/wine-brain.sh cargo test --test protocol
