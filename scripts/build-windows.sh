@@ -21,8 +21,19 @@ export RUSTC=$TC/usr/bin/rustc
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 # Exactly the instruction sets Gomocup guarantees (2024): SSE4.2, POPCNT, AVX, AVX2.
-# With --target, RUSTFLAGS reach only the target crates, not build scripts.
-export RUSTFLAGS="-C target-feature=+sse4.2,+popcnt,+avx,+avx2"
+# The remappings keep this machine's paths out of the exe's panic messages, and make
+# the exe the same wherever the repository is cloned. With --target these flags reach
+# only the target crates (std included), not build scripts.
+std_src=.toolchains/rust-web/usr/lib/rustlib/src/rust
+flags=(
+    -C target-feature=+sse4.2,+popcnt,+avx,+avx2
+    "--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=crates"
+    "--remap-path-prefix=$ROOT=tengen"
+    "--remap-path-prefix=$ROOT/$std_src=rust"
+    "--remap-path-prefix=$std_src=rust"
+)
+CARGO_ENCODED_RUSTFLAGS=$(IFS=$'\x1f'; echo "${flags[*]}")
+export CARGO_ENCODED_RUSTFLAGS
 
 "$TC/usr/bin/cargo" build --release --locked --features windows \
     -Zbuild-std=std,panic_abort --target "$TARGET"
