@@ -17,8 +17,8 @@ scripts/build-windows.sh
 export WINEPREFIX=$ROOT/.wine
 # Stop this prefix's wineserver when done, so nothing outlives the run.
 trap '/usr/lib/wine/wineserver -k 2>/dev/null || true' EXIT
-# The first start creates the prefix (seconds, and noise on stderr); do it before the
-# tests so that no transcript pays for it or races another over it.
+# The first start sets up the prefix (seconds); do it before the tests so that no
+# transcript pays for it.
 timeout 120 scripts/wine-brain.sh </dev/null >/dev/null 2>&1
 
 TENGEN_BRAIN=$ROOT/scripts/wine-brain.sh cargo test --test protocol
