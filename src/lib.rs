@@ -13,6 +13,7 @@ pub mod engine;
 pub mod eval;
 pub mod movegen;
 pub mod output;
+pub mod platform;
 pub mod protocol;
 pub mod search;
 #[cfg(test)]
