@@ -6,4 +6,5 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod arena;
 pub mod types;
