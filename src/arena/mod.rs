@@ -1,1 +1,2 @@
+pub mod openings;
 pub mod stats;
