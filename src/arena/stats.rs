@@ -335,8 +335,8 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
         };
-        assert!(close(sprt.lower(), -2.944_438_979_166_440, 1e-12));
-        assert!(close(sprt.upper(), 2.944_438_979_166_440, 1e-12));
+        assert!(close(sprt.lower(), -2.944_438_979_166_44, 1e-12));
+        assert!(close(sprt.upper(), 2.944_438_979_166_44, 1e-12));
         assert_eq!(sprt.state(3.0), SprtState::AcceptH1);
         assert_eq!(sprt.state(-3.0), SprtState::AcceptH0);
         assert_eq!(sprt.state(0.0), SprtState::Continue);
