@@ -1,2 +1,4 @@
+pub mod config;
+pub mod engine;
 pub mod openings;
 pub mod stats;
