@@ -7,4 +7,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod arena;
+pub mod board;
+#[cfg(test)]
+pub mod testdata;
+pub mod tt;
 pub mod types;

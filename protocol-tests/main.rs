@@ -1,0 +1,1 @@
+//! Protocol transcripts against the real `pbrain-tengen` binary.

@@ -1,0 +1,543 @@
+//! The board: stones, Zobrist key, move history and incremental per-cell pattern codes.
+//!
+//! Every empty cell keeps a line key for each direction (see `pattern.rs`), the pattern a
+//! black and a white stone would make there on that line, and the folded `Shape` per
+//! colour. A move touches the ten cells around it on each of the four lines, so make and
+//! undo cost forty key updates and table look-ups. Cells outside the playing area (and
+//! cells a `BOARD` command blocks) are walls; a fixed padding means no bounds checks.
+//!
+//! `is_consistent` recomputes everything from the stones and is checked after every make
+//! and undo in debug builds.
+
+pub mod pattern;
+mod renju;
+
+use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
+use pattern::{Pattern, PatternTable, SHAPE_SPACE, Shape, ShapeTable, WALL, slot};
+
+/// What occupies a grid cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Cell {
+    Empty = 0,
+    Black = 1,
+    White = 2,
+    Wall = 3,
+}
+
+impl Cell {
+    #[inline]
+    fn of(color: Color) -> Cell {
+        match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+}
+
+/// Line patterns of one cell, a nibble per direction for each colour, plus the folded
+/// shape per colour. Eight bytes, so the undo log copies it whole.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
+struct CellPatterns {
+    lines: [u16; 2],
+    shape: [u8; 2],
+}
+
+static ZOBRIST: [[u64; GRID]; 2] = zobrist_keys();
+
+const fn zobrist_keys() -> [[u64; GRID]; 2] {
+    // splitmix64 from a fixed seed: the keys, and so the bench, are the same everywhere.
+    let mut keys = [[0u64; GRID]; 2];
+    let mut state: u64 = 0x7465_6e67_656e_2d31;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < GRID {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            keys[c][i] = z ^ (z >> 31);
+            i += 1;
+        }
+        c += 1;
+    }
+    keys
+}
+
+/// Slots in a per-cell array: the padded grid rounded up to a power of two, so that a
+/// masked index needs no bounds check on the hot path.
+const GRID_CAP: usize = GRID.next_power_of_two();
+
+/// A per-cell array indexed by grid index.
+#[derive(Clone)]
+struct Grid<T>(Box<[T; GRID_CAP]>);
+
+impl<T: Copy> Grid<T> {
+    fn new(fill: T) -> Grid<T> {
+        Grid(Box::new([fill; GRID_CAP]))
+    }
+}
+
+impl<T> std::ops::Index<usize> for Grid<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & (GRID_CAP - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Grid<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & (GRID_CAP - 1)]
+    }
+}
+
+/// A game position under one rule.
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    cells: Grid<Cell>,
+    /// `keys[dir][cell]`: the line key of the ten neighbours.
+    keys: [Grid<u32>; 4],
+    patterns: Grid<CellPatterns>,
+    /// Stones within two cells (Chebyshev distance), for candidate moves.
+    near: Grid<u8>,
+    history: Vec<(Pos, Color)>,
+    /// Cell patterns overwritten by each move, restored by undo instead of recomputed.
+    undo_log: Vec<(u16, CellPatterns)>,
+    /// Length of `undo_log` before each move of `history`.
+    undo_marks: Vec<u32>,
+    moves: Vec<Pos>,
+    counts: [usize; 2],
+    hash: u64,
+    table: &'static PatternTable,
+    /// Shape tables for black and white under this rule.
+    shapes: [&'static [u8; SHAPE_SPACE]; 2],
+}
+
+impl Board {
+    /// An empty `width` × `height` board. Sizes outside 5..=32 are a caller bug.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height));
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            cells: Grid::new(Cell::Wall),
+            keys: [Grid::new(0), Grid::new(0), Grid::new(0), Grid::new(0)],
+            patterns: Grid::new(CellPatterns::default()),
+            near: Grid::new(0),
+            history: Vec::with_capacity(width * height),
+            undo_log: Vec::with_capacity(width * height * 40),
+            undo_marks: Vec::with_capacity(width * height),
+            moves: Vec::with_capacity(width * height),
+            counts: [0; 2],
+            hash: 0,
+            table: PatternTable::get(rule),
+            shapes: ShapeTable::get().for_rule(rule),
+        };
+        for y in 0..height {
+            for x in 0..width {
+                board.cells[Pos::new(x, y).index()] = Cell::Empty;
+            }
+        }
+        for y in 0..height {
+            for x in 0..width {
+                let p = Pos::new(x, y);
+                for d in 0..4 {
+                    board.keys[d][p.index()] = board.compute_key(p, d);
+                }
+                board.refresh_cell(p);
+            }
+        }
+        board
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Whether (x, y) lies on the playing area.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+
+    #[inline]
+    pub fn cell(&self, pos: Pos) -> Cell {
+        self.cells[pos.index()]
+    }
+
+    #[inline]
+    pub fn stone(&self, pos: Pos) -> Option<Color> {
+        match self.cells[pos.index()] {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// True for an empty point of the playing area.
+    #[inline]
+    pub fn is_empty(&self, pos: Pos) -> bool {
+        pos.index() < GRID && self.cells[pos.index()] == Cell::Empty
+    }
+
+    /// Black moves when it has no more stones than white.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        if self.counts[0] <= self.counts[1] {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.counts[0] + self.counts[1]
+    }
+
+    pub fn count(&self, color: Color) -> usize {
+        self.counts[color.index()]
+    }
+
+    /// The stones in the order they were placed.
+    pub fn history(&self) -> &[Pos] {
+        &self.moves
+    }
+
+    /// Stones in placing order with their colours.
+    pub fn stones(&self) -> &[(Pos, Color)] {
+        &self.history
+    }
+
+    pub fn last_move(&self) -> Option<Pos> {
+        self.moves.last().copied()
+    }
+
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.points().all(|p| !self.is_empty(p))
+    }
+
+    /// Every point of the playing area, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let (w, h) = (self.width, self.height);
+        (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
+    }
+
+    /// Plays the side to move's stone on an empty point.
+    #[inline]
+    pub fn play(&mut self, pos: Pos) {
+        let color = self.side_to_move();
+        self.place(pos, color);
+    }
+
+    /// Places a stone of any colour on an empty point.
+    pub fn place(&mut self, pos: Pos, color: Color) {
+        debug_assert!(self.is_empty(pos), "place on a non-empty cell {pos}");
+        self.cells[pos.index()] = Cell::of(color);
+        self.counts[color.index()] += 1;
+        self.hash ^= ZOBRIST[color.index()][pos.index()];
+        self.history.push((pos, color));
+        self.moves.push(pos);
+        self.undo_marks.push(self.undo_log.len() as u32);
+        self.update_lines(pos, color as u32 + 1);
+        self.update_near(pos, true);
+        debug_assert!(self.is_consistent_around(pos));
+    }
+
+    /// Takes back the last stone placed. Does nothing on an empty history.
+    pub fn undo(&mut self) {
+        let Some((pos, color)) = self.history.pop() else {
+            return;
+        };
+        self.moves.pop();
+        self.cells[pos.index()] = Cell::Empty;
+        self.counts[color.index()] -= 1;
+        self.hash ^= ZOBRIST[color.index()][pos.index()];
+        self.clear_keys(pos, color as u32 + 1);
+        let mark = self.undo_marks.pop().unwrap_or(0) as usize;
+        for &(q, old) in self.undo_log[mark..].iter().rev() {
+            self.patterns[q as usize] = old;
+        }
+        self.undo_log.truncate(mark);
+        self.update_near(pos, false);
+        debug_assert!(self.is_consistent_around(pos));
+    }
+
+    /// Blocks an empty point for the rest of the game (a `BOARD` cell marked 3).
+    pub fn block(&mut self, pos: Pos) {
+        debug_assert!(self.is_empty(pos));
+        self.cells[pos.index()] = Cell::Wall;
+        // Blocks come before any move is taken back past them, so nothing is logged.
+        let mark = self.undo_log.len();
+        self.update_lines(pos, WALL);
+        self.undo_log.truncate(mark);
+        debug_assert!(self.is_consistent_around(pos));
+    }
+
+    /// Adds cell code `code` at `pos` to the keys of its neighbours and refreshes their
+    /// patterns, logging the old ones for undo.
+    #[inline]
+    fn update_lines(&mut self, pos: Pos, code: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..=PAD as isize {
+                for (q, s) in [
+                    (pos.index() as isize + step * k, slot(-k)),
+                    (pos.index() as isize - step * k, slot(k)),
+                ] {
+                    let q = q as usize;
+                    self.keys[d][q] |= code << (2 * s);
+                    if self.cells[q] == Cell::Empty {
+                        let old = self.patterns[q];
+                        self.undo_log.push((q as u16, old));
+                        self.patterns[q] =
+                            self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes cell code `code` at `pos` from the keys of its neighbours.
+    #[inline]
+    fn clear_keys(&mut self, pos: Pos, code: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for k in 1..=PAD as isize {
+                let up = (pos.index() as isize + step * k) as usize;
+                let down = (pos.index() as isize - step * k) as usize;
+                self.keys[d][up] &= !(code << (2 * slot(-k)));
+                self.keys[d][down] &= !(code << (2 * slot(k)));
+            }
+        }
+    }
+
+    /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
+    /// refolded.
+    #[inline]
+    fn with_line(&self, mut cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
+        let mask = !(0xF << (4 * d));
+        cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
+        cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
+        cp.shape[0] = self.shapes[0][cp.lines[0] as usize];
+        cp.shape[1] = self.shapes[1][cp.lines[1] as usize];
+        cp
+    }
+
+    /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
+    /// of five counters at a time as one little-endian word.
+    #[inline]
+    fn update_near(&mut self, pos: Pos, add: bool) {
+        const FIVE_ONES: u64 = 0x01_0101_0101;
+        for dy in -2..=2isize {
+            let start = (pos.index() as isize + dy * STRIDE as isize - 2) as usize;
+            let bytes: &mut [u8; 8] = (&mut self.near.0[start..start + 8])
+                .try_into()
+                .expect("8 bytes");
+            let word = u64::from_le_bytes(*bytes);
+            // Counters stay below 26, so no byte carries into its neighbour.
+            let word = if add {
+                word + FIVE_ONES
+            } else {
+                word - FIVE_ONES
+            };
+            *bytes = word.to_le_bytes();
+        }
+    }
+
+    fn refresh_cell(&mut self, pos: Pos) {
+        self.patterns[pos.index()] = self.fresh_patterns(pos);
+    }
+
+    /// The patterns of `pos` computed from its keys.
+    fn fresh_patterns(&self, pos: Pos) -> CellPatterns {
+        (0..4).fold(CellPatterns::default(), |cp, d| {
+            self.with_line(cp, d, self.table.lookup(self.keys[d][pos.index()]))
+        })
+    }
+
+    /// The key of `pos` in direction `d`, read from the cells.
+    fn compute_key(&self, pos: Pos, d: usize) -> u32 {
+        let mut key = 0;
+        for k in 1..=PAD as isize {
+            for off in [k, -k] {
+                let q = pos.offset(d, off);
+                key |= (self.cells[q.index()] as u32) << (2 * slot(off));
+            }
+        }
+        key
+    }
+
+    /// The pattern a stone of `color` on empty `pos` makes along direction `dir`.
+    #[inline]
+    pub fn pattern(&self, pos: Pos, color: Color, dir: usize) -> Pattern {
+        Pattern::from_u8((self.patterns[pos.index()].lines[color.index()] >> (4 * dir)) as u8 & 0xF)
+    }
+
+    /// The folded shape a stone of `color` on empty `pos` makes.
+    #[inline]
+    pub fn shape(&self, pos: Pos, color: Color) -> Shape {
+        Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+    }
+
+    /// Number of stones within two cells of `pos`.
+    #[inline]
+    pub fn near(&self, pos: Pos) -> u8 {
+        self.near[pos.index()]
+    }
+
+    /// Whether a stone of `color` on empty `pos` makes a winning line under the rule.
+    #[inline]
+    pub fn is_winning_move(&self, pos: Pos, color: Color) -> bool {
+        self.is_empty(pos) && self.shape(pos, color) == Shape::Five
+    }
+
+    /// The colour whose last stone completed a winning line, if any.
+    pub fn winner(&self) -> Option<Color> {
+        let &(pos, color) = self.history.last()?;
+        // The cell's patterns were frozen when it was filled, so they still say what the
+        // stone made.
+        (self.shape(pos, color) == Shape::Five).then_some(color)
+    }
+
+    /// Whether black may not play on empty `pos` (renju only).
+    pub fn is_forbidden(&self, pos: Pos) -> bool {
+        if self.rule != Rule::Renju || !self.is_empty(pos) {
+            return false;
+        }
+        match renju::quick_verdict(self, pos) {
+            Some(v) => v,
+            None => self.clone().forbidden_deep(pos),
+        }
+    }
+
+    /// `is_forbidden` without cloning, for callers that own the board mutably.
+    pub fn is_forbidden_mut(&mut self, pos: Pos) -> bool {
+        if self.rule != Rule::Renju || !self.is_empty(pos) {
+            return false;
+        }
+        match renju::quick_verdict(self, pos) {
+            Some(v) => v,
+            None => self.forbidden_deep(pos),
+        }
+    }
+
+    fn forbidden_deep(&mut self, pos: Pos) -> bool {
+        renju::double_three(self, pos)
+    }
+
+    /// Every point where black may not play, in index order (empty unless renju).
+    pub fn forbidden_points(&self) -> Vec<Pos> {
+        if self.rule != Rule::Renju {
+            return Vec::new();
+        }
+        let mut scratch: Option<Board> = None;
+        self.points()
+            .filter(|&p| {
+                self.is_empty(p)
+                    && match renju::quick_verdict(self, p) {
+                        Some(v) => v,
+                        None => scratch
+                            .get_or_insert_with(|| self.clone())
+                            .forbidden_deep(p),
+                    }
+            })
+            .collect()
+    }
+
+    /// The cheap form of `is_consistent` that debug builds run after every change: the
+    /// cells whose keys the change at `pos` touched.
+    fn is_consistent_around(&self, pos: Pos) -> bool {
+        (0..4).all(|d| {
+            (-(PAD as isize)..=PAD as isize).all(|k| {
+                let q = pos.offset(d, k);
+                self.cells[q.index()] == Cell::Wall || self.cell_is_consistent(q)
+            })
+        })
+    }
+
+    fn cell_is_consistent(&self, p: Pos) -> bool {
+        if self.cells[p.index()] != Cell::Empty {
+            return true;
+        }
+        if (0..4).any(|d| self.compute_key(p, d) != self.keys[d][p.index()]) {
+            return false;
+        }
+        let fresh = self.fresh_patterns(p);
+        fresh == self.patterns[p.index()]
+    }
+
+    /// Recomputes every key and pattern from the stones and compares with the
+    /// incremental state.
+    pub fn is_consistent(&self) -> bool {
+        let mut counts = [0; 2];
+        let mut hash = 0;
+        for p in self.points() {
+            if let Some(c) = self.stone(p) {
+                counts[c.index()] += 1;
+                hash ^= ZOBRIST[c.index()][p.index()];
+            }
+        }
+        if counts != self.counts || hash != self.hash {
+            return false;
+        }
+        for p in self.points() {
+            let mut stones_near = 0;
+            for dy in -2..=2i32 {
+                for dx in -2..=2i32 {
+                    let (x, y) = (p.x() as i32 + dx, p.y() as i32 + dy);
+                    if self.contains(x, y) && self.stone(Pos::new(x as usize, y as usize)).is_some()
+                    {
+                        stones_near += 1;
+                    }
+                }
+            }
+            if stones_near != self.near[p.index()] {
+                return false;
+            }
+            if !self.cell_is_consistent(p) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "Board {}x{} {}", self.width, self.height, self.rule)?;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let c = match self.cell(Pos::new(x, y)) {
+                    Cell::Empty => '.',
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    Cell::Wall => '#',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,183 @@
+use super::*;
+use crate::testdata::records;
+
+fn board_from(rule: Rule, size: usize, black: &[Pos], white: &[Pos]) -> Board {
+    let mut b = Board::new(size, size, rule);
+    for &p in black {
+        b.place(p, Color::Black);
+    }
+    for &p in white {
+        b.place(p, Color::White);
+    }
+    b
+}
+
+#[test]
+fn forbidden_points_match_the_shared_rulings() {
+    let recs = records("renju_forbidden.jsonl");
+    assert_eq!(recs.len(), 329);
+    let mut failures = Vec::new();
+    for r in &recs {
+        let b = board_from(
+            Rule::Renju,
+            r.get("size").as_i64() as usize,
+            &r.get("black").as_points(),
+            &r.get("white").as_points(),
+        );
+        let point = r.get("point").as_point();
+        let expected = r.get("forbidden").as_bool();
+        let listed = b.forbidden_points().contains(&point);
+        if b.is_forbidden(point) != expected || listed != expected {
+            failures.push(format!(
+                "{} {} expected {expected} ({})",
+                r.get("id").as_str(),
+                point,
+                r.get("kind").as_str()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 329 wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn forbidden_points_exist_only_under_renju() {
+    let r = &records("renju_forbidden.jsonl")[0];
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro] {
+        let b = board_from(
+            rule,
+            15,
+            &r.get("black").as_points(),
+            &r.get("white").as_points(),
+        );
+        assert!(b.forbidden_points().is_empty());
+        assert!(!b.is_forbidden(r.get("point").as_point()));
+    }
+}
+
+/// Plays random games to the end and back, checking the incremental state against a
+/// full recomputation after every step.
+#[test]
+fn make_undo_stays_consistent_in_random_games() {
+    let mut rng = fastrand::Rng::with_seed(20261129);
+    for rule in Rule::ALL {
+        for game in 0..60 {
+            let (w, h) = match game % 4 {
+                0 => (15, 15),
+                1 => (20, 20),
+                2 => (5 + rng.usize(0..28), 5 + rng.usize(0..28)),
+                _ => (32, 7),
+            };
+            let mut b = Board::new(w, h, rule);
+            let empty_hash = b.hash();
+            let mut hashes = vec![b.hash()];
+            let length = rng.usize(1..=w * h);
+            for _ in 0..length {
+                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                let p = empties[rng.usize(0..empties.len())];
+                b.play(p);
+                assert!(b.is_consistent(), "{rule} {w}x{h} after {p}\n{b:?}");
+                hashes.push(b.hash());
+            }
+            while b.stone_count() > 0 {
+                assert_eq!(hashes.pop(), Some(b.hash()));
+                b.undo();
+                if b.stone_count().is_multiple_of(7) {
+                    assert!(b.is_consistent(), "{rule} {w}x{h} after undo\n{b:?}");
+                }
+            }
+            assert!(b.is_consistent());
+            assert_eq!(b.hash(), empty_hash);
+        }
+    }
+}
+
+#[test]
+fn blocked_cells_act_as_walls() {
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    for x in 3..7 {
+        b.place(Pos::new(x, 7), Color::Black);
+    }
+    assert!(b.is_winning_move(Pos::new(2, 7), Color::Black));
+    b.block(Pos::new(2, 7));
+    assert!(!b.is_empty(Pos::new(2, 7)));
+    assert!(b.is_winning_move(Pos::new(7, 7), Color::Black));
+    assert!(b.is_consistent());
+}
+
+/// Builds a single-row position from a picture: `x` black, `o` white, `.` empty.
+fn row(rule: Rule, picture: &str) -> Board {
+    let mut b = Board::new(picture.len().max(5), 5, rule);
+    for (x, c) in picture.chars().enumerate() {
+        match c {
+            'x' => b.place(Pos::new(x, 2), Color::Black),
+            'o' => b.place(Pos::new(x, 2), Color::White),
+            _ => {}
+        }
+    }
+    b
+}
+
+#[test]
+fn winning_moves_follow_each_rule() {
+    let at = |x| Pos::new(x, 2);
+    // Four black stones and a fifth point that makes six.
+    let b = row(Rule::Freestyle, ".xxxx.x...");
+    assert!(b.is_winning_move(at(5), Color::Black));
+    assert!(b.is_winning_move(at(0), Color::Black));
+    for rule in [Rule::Standard, Rule::Renju] {
+        let b = row(rule, ".xxxx.x...");
+        assert!(
+            !b.is_winning_move(at(5), Color::Black),
+            "{rule}: six is no win"
+        );
+        assert!(b.is_winning_move(at(0), Color::Black));
+    }
+    // Renju white wins with six.
+    let b = row(Rule::Renju, ".oooo.o...");
+    assert!(b.is_winning_move(at(5), Color::White));
+    let b = row(Rule::Standard, ".oooo.o...");
+    assert!(!b.is_winning_move(at(5), Color::White));
+    // Caro: a five blocked at both ends does not win; one open end does.
+    let b = row(Rule::Caro, "oxxxx.o...");
+    assert!(!b.is_winning_move(at(5), Color::Black));
+    let b = row(Rule::Caro, "oxxxx.....");
+    assert!(b.is_winning_move(at(5), Color::Black));
+}
+
+#[test]
+fn renju_five_takes_precedence_over_a_forbidden_shape() {
+    // (7,7) completes a horizontal five and a vertical six at once.
+    let mut b = Board::new(15, 15, Rule::Renju);
+    for x in [3, 4, 5, 6] {
+        b.place(Pos::new(x, 7), Color::Black);
+    }
+    for y in [2, 3, 4, 5, 6] {
+        b.place(Pos::new(7, y), Color::Black);
+    }
+    let p = Pos::new(7, 7);
+    assert!(!b.is_forbidden(p));
+    assert!(b.is_winning_move(p, Color::Black));
+    // Without the five the same point is an overline, and forbidden.
+    let mut c = Board::new(15, 15, Rule::Renju);
+    for y in [2, 3, 4, 5, 6] {
+        c.place(Pos::new(7, y), Color::Black);
+    }
+    assert!(c.is_forbidden(p));
+    assert!(!c.is_winning_move(p, Color::Black));
+    assert!(c.forbidden_points().contains(&p));
+}
+
+#[test]
+fn winner_reports_the_last_stone_only() {
+    let mut b = row(Rule::Freestyle, "xxxx.......");
+    assert_eq!(b.winner(), None);
+    b.place(Pos::new(4, 2), Color::Black);
+    assert_eq!(b.winner(), Some(Color::Black));
+    b.undo();
+    assert_eq!(b.winner(), None);
+}
