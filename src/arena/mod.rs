@@ -1,4 +1,5 @@
 pub mod config;
 pub mod engine;
 pub mod openings;
+pub mod referee;
 pub mod stats;
