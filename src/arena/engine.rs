@@ -176,10 +176,6 @@ impl Engine {
         }
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     pub fn set_transcript(&mut self, transcript: Option<Transcript>) {
         self.transcript = transcript;
     }
