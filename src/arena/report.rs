@@ -338,7 +338,8 @@ pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
 
 fn signed(v: f64) -> String {
     if v.is_finite() {
-        format!("{v:.1}")
+        // Adding zero turns −0 (an even score) into 0.
+        format!("{:.1}", v + 0.0)
     } else if v > 0.0 {
         "+inf".into()
     } else {
