@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A fake Piskvork brain for the arena's tests.
 
-Usage: fake_brain.py MODE [--at N] [--sleep S] [--first X,Y] [--seed N]
+Usage: fake_brain.py MODE [--at N] [--sleep S] [--first X,Y] [--seed N] [--delay S]
 
 It plays legal moves: a five when it has one, a block of the opponent's five, otherwise
 a random empty point near the stones. MODE makes it misbehave on its N-th move of each
@@ -19,7 +19,8 @@ game (default 1):
   offboard  answers 99,99
   nostart   answers START and RECTSTART with ERROR
 
---first X,Y makes the first move of each game X,Y whatever it is.
+--first X,Y makes the first move of each game X,Y whatever it is; --delay S makes
+every move take S seconds (to measure the arena's own overhead).
 """
 import random
 import sys
@@ -29,7 +30,7 @@ import time
 def main():
     args = sys.argv[1:]
     mode = args[0] if args else "good"
-    at, sleep, first, seed = 1, 30.0, None, None
+    at, sleep, first, seed, delay = 1, 30.0, None, None, 0.0
     i = 1
     while i < len(args):
         if args[i] == "--at":
@@ -40,6 +41,8 @@ def main():
             first = tuple(int(v) for v in args[i + 1].split(","))
         elif args[i] == "--seed":
             seed = int(args[i + 1])
+        elif args[i] == "--delay":
+            delay = float(args[i + 1])
         i += 2
     rng = random.Random(seed)
 
@@ -77,6 +80,7 @@ def main():
     def move():
         nonlocal moves_made, silent
         moves_made += 1
+        time.sleep(delay)
         if moves_made == 1 and first is not None and first not in board:
             board[first] = 1
             out("%d,%d" % first)

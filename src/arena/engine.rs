@@ -182,11 +182,12 @@ impl Engine {
 
     /// Sends one command line.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        self.send_all(&[line])
+        self.send_all(&[line]).map(|_| ())
     }
 
-    /// Sends several lines in one write (a BOARD block, or INFO time_left + TURN).
-    pub fn send_all(&mut self, lines: &[&str]) -> Result<(), Failure> {
+    /// Sends several lines in one write (a BOARD block, or INFO time_left + TURN) and
+    /// returns when the write began: the engine's clock starts then.
+    pub fn send_all(&mut self, lines: &[&str]) -> Result<Instant, Failure> {
         let gap = self.last_output.elapsed();
         if gap < COMMAND_GAP {
             std::thread::sleep(COMMAND_GAP - gap);
@@ -199,12 +200,13 @@ impl Engine {
             text.push_str(line);
             text.push('\n');
         }
+        let at = Instant::now();
         match self
             .stdin
             .write_all(text.as_bytes())
             .and_then(|()| self.stdin.flush())
         {
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(at),
             Err(_) => Err(self.crash_failure()),
         }
     }

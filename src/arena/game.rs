@@ -49,10 +49,10 @@ pub enum Reason {
     Fault(Fault),
     /// The loser sent a line that is not a move.
     Malformed(String),
-    /// The loser's move came after the limit plus the tolerance (`answered`), or never.
+    /// The loser's move came after the limit plus the tolerance (`elapsed_ms`), or never
+    /// (`None`).
     Timeout {
-        answered: bool,
-        elapsed_ms: u64,
+        elapsed_ms: Option<u64>,
         allowed_ms: u64,
     },
     Crash(String),
@@ -244,7 +244,6 @@ fn run(
         }
         engine.discard_pending();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let sent = Instant::now();
         let limit_ms = if tc.match_ms > 0 {
             (tc.turn_ms as i64).min(time_left[side].max(0)) as u64
         } else {
@@ -252,16 +251,16 @@ fn run(
         };
         let limit = Duration::from_millis(limit_ms);
         let allowed = limit + tolerance;
-        let reply = engine
-            .send_all(&lines)
-            .and_then(|()| engine.read_move(sent + limit + tolerance / 2, sent + allowed));
-        let reply = match reply {
-            Ok(reply) => reply,
+        let reply = engine.send_all(&lines).and_then(|sent| {
+            let reply = engine.read_move(sent + limit + tolerance / 2, sent + allowed)?;
+            Ok((sent, reply))
+        });
+        let (sent, reply) = match reply {
+            Ok(sent_and_reply) => sent_and_reply,
             Err(failure) => {
                 let reason = match failure {
                     Failure::Timeout => Reason::Timeout {
-                        answered: false,
-                        elapsed_ms: sent.elapsed().as_millis() as u64,
+                        elapsed_ms: None,
                         allowed_ms: allowed.as_millis() as u64,
                     },
                     Failure::Crashed(what) => Reason::Crash(what),
@@ -280,8 +279,7 @@ fn run(
             return Ok(loss(
                 color,
                 Reason::Timeout {
-                    answered: true,
-                    elapsed_ms: elapsed.as_millis() as u64,
+                    elapsed_ms: Some(elapsed.as_millis() as u64),
                     allowed_ms: allowed.as_millis() as u64,
                 },
             ));
@@ -362,7 +360,7 @@ fn start(setup: &Setup, player: &mut Player) -> Result<(), Failure> {
         info.push(format!("INFO {key} {value}"));
     }
     let info: Vec<&str> = info.iter().map(String::as_str).collect();
-    engine.send_all(&info)
+    engine.send_all(&info).map(|_| ())
 }
 
 fn start_failure(failure: Failure, command: &str) -> Reason {

@@ -185,8 +185,7 @@ mod tests {
             &game(
                 Some(Color::White),
                 Reason::Timeout {
-                    answered: false,
-                    elapsed_ms: 1,
+                    elapsed_ms: None,
                     allowed_ms: 1,
                 },
             ),

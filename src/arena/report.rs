@@ -313,8 +313,7 @@ pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
                 Reason::Fault(fault) => format!("{loser} {fault}"),
                 Reason::Malformed(line) => format!("{loser} sent malformed move {line:?}"),
                 Reason::Timeout {
-                    answered: true,
-                    elapsed_ms,
+                    elapsed_ms: Some(elapsed_ms),
                     allowed_ms,
                 } => {
                     format!(
@@ -322,9 +321,8 @@ pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
                     )
                 }
                 Reason::Timeout {
-                    answered: false,
+                    elapsed_ms: None,
                     allowed_ms,
-                    ..
                 } => {
                     format!("{loser} lost on time: no move within {allowed_ms} ms")
                 }
