@@ -207,7 +207,7 @@ impl Engine {
             .and_then(|()| self.stdin.flush())
         {
             Ok(()) => Ok(at),
-            Err(_) => Err(self.crash_failure()),
+            Err(_) => Err(self.crash_failure("stopped reading its input")),
         }
     }
 
@@ -311,12 +311,13 @@ impl Engine {
                 Ok(line)
             }
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => Err(Failure::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(self.crash_failure()),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crash_failure("closed its output")),
         }
     }
 
-    /// Describes how the process ended (waiting briefly for it to be reaped).
-    fn crash_failure(&mut self) -> Failure {
+    /// Describes how the process ended (waiting briefly for it to be reaped), or what was
+    /// seen if it is still running.
+    fn crash_failure(&mut self, seen: &str) -> Failure {
         let deadline = Instant::now() + Duration::from_millis(500);
         let status = loop {
             match self.child.try_wait() {
@@ -329,7 +330,7 @@ impl Engine {
         };
         let what = match status {
             Some(status) => format!("exited ({status})"),
-            None => "closed its output".to_string(),
+            None => seen.to_string(),
         };
         if let Some(t) = &self.transcript {
             t.note(&self.name, "!", &what);
