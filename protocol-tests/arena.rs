@@ -71,6 +71,15 @@ fn arena(args: &[String]) -> Run {
     }
 }
 
+/// Runs the arena, requires exit status 0, and returns stdout with the whole output
+/// (stdout and stderr) for failure messages.
+fn arena_ok(args: &[String]) -> (String, String) {
+    let run = arena(args);
+    let text = format!("{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.status, 0, "{text}");
+    (run.stdout, text)
+}
+
 fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
@@ -187,11 +196,9 @@ fn broken_engines_are_adjudicated_without_hanging() {
         list.extend(extra.split_whitespace().map(String::from));
     }
     let started = Instant::now();
-    let run = arena(&list);
+    let (stdout, text) = arena_ok(&list);
     let elapsed = started.elapsed();
-    let text = format!("{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.status, 0, "{text}");
-    let played = games(&run.stdout);
+    let played = games(&stdout);
     assert_eq!(played.len(), 2 * broken.len(), "{text}");
     for (name, _, _, expected) in &broken {
         let mine: Vec<&GameLine> = played
@@ -224,19 +231,19 @@ fn broken_engines_are_adjudicated_without_hanging() {
     // (one worker plays every game, so a second process means a restart).
     for name in ["Slow", "Silent", "Crash"] {
         assert!(
-            run.stdout.contains(&format!("Restarted {name}:")),
+            stdout.contains(&format!("Restarted {name}:")),
             "{name}: {text}"
         );
     }
     for name in ["Good", "Garbage", "Chatty", "Late"] {
         assert!(
-            !run.stdout.contains(&format!("Restarted {name}:")),
+            !stdout.contains(&format!("Restarted {name}:")),
             "{name}: {text}"
         );
     }
     // The summary counts the faults per engine.
     let row = |name: &str| {
-        run.stdout
+        stdout
             .lines()
             .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap_or_else(|| panic!("no summary row for {name}: {text}"))
@@ -281,7 +288,7 @@ fn forbidden_move_loses_under_renju() {
     std::fs::create_dir_all(&dir).unwrap();
     let opening = dir.join("opening.txt");
     std::fs::write(&opening, "f8a1g8o1h6a15h7o15\n").unwrap();
-    let run = arena(&args(&[
+    let (stdout, text) = arena_ok(&args(&[
         "--rule",
         "renju",
         "--openings",
@@ -295,9 +302,7 @@ fn forbidden_move_loses_under_renju() {
         &fake("good --first 7,7"),
         "name=Other",
     ]));
-    let text = format!("{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.status, 0, "{text}");
-    let played = games(&run.stdout);
+    let played = games(&stdout);
     assert_eq!(played.len(), 2, "{text}");
     for game in &played {
         assert_eq!(game.result, "0-1", "{text}");
@@ -306,13 +311,13 @@ fn forbidden_move_loses_under_renju() {
             format!("{} (black) played the forbidden point 7,7", game.black)
         );
     }
-    assert!(run.stdout.contains("Game endings: forbidden 2"), "{text}");
+    assert!(stdout.contains("Game endings: forbidden 2"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn full_match_reports_statistics() {
-    let run = arena(&args(&[
+    let (stdout, text) = arena_ok(&args(&[
         "--rule",
         "4",
         "--openings",
@@ -336,9 +341,7 @@ fn full_match_reports_statistics() {
         &fake("chatty --seed 2"),
         "name=B",
     ]));
-    let text = format!("{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.status, 0, "{text}");
-    let played = games(&run.stdout);
+    let played = games(&stdout);
     assert_eq!(played.len(), 12, "{text}");
     // Random movers only lose by five or by a forbidden move; nothing else may happen.
     for game in &played {
@@ -350,7 +353,7 @@ fn full_match_reports_statistics() {
             game.reason
         );
     }
-    for line in run.stdout.lines().filter(|l| l.starts_with('[')) {
+    for line in stdout.lines().filter(|l| l.starts_with('[')) {
         assert!(
             line.contains(" | LLR ") && line.ends_with("[-2.94, 2.94]"),
             "{line}"
@@ -364,8 +367,7 @@ fn full_match_reports_statistics() {
     let draws = played.iter().filter(|g| g.result == "1/2-1/2").count();
     let losses = 12 - wins - draws;
     assert!(
-        run.stdout
-            .contains(&format!("Score of A vs B: {wins} - {losses} - {draws}  [")),
+        stdout.contains(&format!("Score of A vs B: {wins} - {losses} - {draws}  [")),
         "{text}"
     );
     for expected in [
@@ -377,7 +379,7 @@ fn full_match_reports_statistics() {
         "Games longer than 100 stones: ",
         "ms/move",
     ] {
-        assert!(run.stdout.contains(expected), "{expected}: {text}");
+        assert!(stdout.contains(expected), "{expected}: {text}");
     }
 }
 
@@ -387,7 +389,7 @@ fn sprt_stops_at_the_upper_bound() {
     // pair is worth 2 points. With elo1 = 100 the LLR first reaches ln(0.95/0.05) after
     // 12 pairs (scripts/stats-reference.py's llr_logistic gives 2.83 after 11, 3.09
     // after 12), so the match stops after 24 of the 1000 games.
-    let run = arena(&args(&[
+    let (stdout, text) = arena_ok(&args(&[
         "--games",
         "1000",
         "--sprt",
@@ -401,14 +403,11 @@ fn sprt_stops_at_the_upper_bound() {
         &fake("offboard"),
         "name=Weak",
     ]));
-    let text = format!("{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.status, 0, "{text}");
-    assert_eq!(games(&run.stdout).len(), 24, "{text}");
-    assert!(run.stdout.contains("Finished 24 of 1000 games."), "{text}");
-    assert!(run.stdout.contains(": H1 accepted"), "{text}");
+    assert_eq!(games(&stdout).len(), 24, "{text}");
+    assert!(stdout.contains("Finished 24 of 1000 games."), "{text}");
+    assert!(stdout.contains(": H1 accepted"), "{text}");
     assert!(
-        run.stdout
-            .contains("Game pairs by Strong's points (0, 1/2, 1, 3/2, 2): [0, 0, 0, 0, 12]"),
+        stdout.contains("Game pairs by Strong's points (0, 1/2, 1, 3/2, 2): [0, 0, 0, 0, 12]"),
         "{text}"
     );
 }
@@ -416,7 +415,7 @@ fn sprt_stops_at_the_upper_bound() {
 #[test]
 fn rectangular_boards_use_rectstart() {
     let out = temp_dir("rect");
-    let run = arena(&args(&[
+    let (stdout, text) = arena_ok(&args(&[
         "--size",
         "12x9",
         "--games",
@@ -433,9 +432,7 @@ fn rectangular_boards_use_rectstart() {
         &fake("good --seed 4"),
         "name=B",
     ]));
-    let text = format!("{}\n{}", run.stdout, run.stderr);
-    assert_eq!(run.status, 0, "{text}");
-    assert_eq!(games(&run.stdout).len(), 2, "{text}");
+    assert_eq!(games(&stdout).len(), 2, "{text}");
     let log = std::fs::read_to_string(out.join("game-0001.log")).unwrap();
     assert!(
         log.contains("A < RECTSTART 12,9") && log.contains("B < RECTSTART 12,9"),

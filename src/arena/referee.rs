@@ -161,8 +161,19 @@ mod tests {
         Referee::from_opening(15, 15, rule, 0, moves).unwrap()
     }
 
-    fn points(json: &crate::testdata::Json) -> Vec<(usize, usize)> {
-        json.as_points().iter().map(|p| (p.x(), p.y())).collect()
+    /// A shared-data record's stones, black's then white's.
+    fn record_stones(r: &crate::testdata::Json) -> Vec<(usize, usize, Color)> {
+        let black = r
+            .get("black")
+            .as_points()
+            .into_iter()
+            .map(|p| (p, Color::Black));
+        let white = r
+            .get("white")
+            .as_points()
+            .into_iter()
+            .map(|p| (p, Color::White));
+        black.chain(white).map(|(p, c)| (p.x(), p.y(), c)).collect()
     }
 
     /// Every record of the shared renju data: black's move on a forbidden point loses, a
@@ -173,17 +184,7 @@ mod tests {
         assert_eq!(recs.len(), 329);
         let mut wrong = Vec::new();
         for r in &recs {
-            let mut stones: Vec<(usize, usize, Color)> = Vec::new();
-            stones.extend(
-                points(r.get("black"))
-                    .into_iter()
-                    .map(|(x, y)| (x, y, Color::Black)),
-            );
-            stones.extend(
-                points(r.get("white"))
-                    .into_iter()
-                    .map(|(x, y)| (x, y, Color::White)),
-            );
+            let stones = record_stones(r);
             let size = r.get("size").as_i64() as usize;
             let mut referee =
                 Referee::with_position(size, size, Rule::Renju, 0, &stones, Color::Black).unwrap();
@@ -210,17 +211,7 @@ mod tests {
         let r = &records("renju_forbidden.jsonl")[0];
         assert!(r.get("forbidden").as_bool());
         let point = r.get("point").as_point();
-        let mut stones: Vec<(usize, usize, Color)> = Vec::new();
-        stones.extend(
-            points(r.get("black"))
-                .into_iter()
-                .map(|(x, y)| (x, y, Color::Black)),
-        );
-        stones.extend(
-            points(r.get("white"))
-                .into_iter()
-                .map(|(x, y)| (x, y, Color::White)),
-        );
+        let stones = record_stones(r);
         let (x, y) = (point.x() as i64, point.y() as i64);
         let mut white =
             Referee::with_position(15, 15, Rule::Renju, 0, &stones, Color::White).unwrap();
