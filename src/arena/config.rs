@@ -53,9 +53,9 @@ Match:
   --sprt ELO0,ELO1[,ALPHA,BETA]
                           sequential probability ratio test of H1 (first engine is ELO1
                           stronger) against H0 (ELO0): prints the log-likelihood ratio
-                          after every game and stops at a bound. Two engines only;
-                          ALPHA and BETA default to 0.05. Pentanomial GSPRT in logistic
-                          Elo, as fishtest.
+                          after every game and stops at a bound (--games is then the
+                          cap). Two engines only; ALPHA and BETA default to 0.05.
+                          Pentanomial GSPRT in logistic Elo, as fishtest.
 
 Output:
   --out DIR               write every game as DIR/game-NNNN.sgf and DIR/game-NNNN.psq
