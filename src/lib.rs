@@ -7,8 +7,13 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod arena;
+pub mod bench;
 pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod search;
 #[cfg(test)]
 pub mod testdata;
+pub mod threat;
 pub mod tt;
 pub mod types;

@@ -1,10 +1,27 @@
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("arena") {
-        let code = tengen::arena::run(&args[2..]).unwrap_or_else(|error| {
-            eprintln!("arena: {error:#}");
-            1
-        });
-        std::process::exit(code);
+//! `pbrain-tengen`: with no argument, a Piskvork brain on stdin/stdout; otherwise a tool.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("arena") {
+        return match tengen::arena::run(&args[1..]) {
+            Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            Err(e) => {
+                eprintln!("arena: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let result = match args.first().map(String::as_str) {
+        Some("bench") => tengen::bench::run(&args[1..]),
+        _ => Ok(()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }

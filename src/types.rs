@@ -171,3 +171,54 @@ impl fmt::Display for Pos {
         write!(f, "{},{}", self.x(), self.y())
     }
 }
+
+/// Search scores, from the point of view of the side to move.
+pub mod value {
+    /// The score of a five made at the root.
+    pub const WIN: i32 = 30_000;
+    /// Scores beyond this are wins or losses at a known distance.
+    pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+    /// Larger than any score.
+    pub const INFINITE: i32 = WIN + 1;
+
+    /// The score of a win whose five stands `ply` plies from the root.
+    #[inline]
+    pub const fn win_in(ply: i32) -> i32 {
+        WIN - ply
+    }
+
+    /// The score of a loss to a five `ply` plies from the root.
+    #[inline]
+    pub const fn loss_in(ply: i32) -> i32 {
+        -WIN + ply
+    }
+
+    #[inline]
+    pub const fn is_decisive(v: i32) -> bool {
+        v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD
+    }
+
+    /// Converts a score counted from the root into one counted from a node `ply` plies
+    /// down, as the transposition table stores it, and back.
+    #[inline]
+    pub const fn to_tt(v: i32, ply: i32) -> i32 {
+        if v >= WIN_THRESHOLD {
+            v + ply
+        } else if v <= -WIN_THRESHOLD {
+            v - ply
+        } else {
+            v
+        }
+    }
+
+    #[inline]
+    pub const fn from_tt(v: i32, ply: i32) -> i32 {
+        if v >= WIN_THRESHOLD {
+            v - ply
+        } else if v <= -WIN_THRESHOLD {
+            v + ply
+        } else {
+            v
+        }
+    }
+}

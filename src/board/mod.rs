@@ -12,8 +12,9 @@
 pub mod pattern;
 mod renju;
 
+use crate::eval::{CellRole, CellTable, VALUE_BIAS};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
-use pattern::{Pattern, PatternTable, SHAPE_SPACE, Shape, ShapeTable, WALL, slot};
+use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
 /// What occupies a grid cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -35,13 +36,40 @@ impl Cell {
     }
 }
 
-/// Line patterns of one cell, a nibble per direction for each colour, plus the folded
-/// shape per colour. Eight bytes, so the undo log copies it whole.
+/// Everything a cell knows about itself, in one word so that the undo log copies it
+/// whole:
+///
+/// ```text
+///  63        48 47        32 31        16 15         0
+/// +------------+------------+------------+------------+
+/// | white info | black info | white lines| black lines|
+/// +------------+------------+------------+------------+
+/// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
+/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellRole)
+/// ```
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-#[repr(C, align(8))]
-struct CellPatterns {
-    lines: [u16; 2],
-    shape: [u8; 2],
+struct CellPatterns(u64);
+
+impl CellPatterns {
+    #[inline(always)]
+    fn lines(self, c: usize) -> u16 {
+        (self.0 >> (16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn info(self, c: usize) -> u16 {
+        (self.0 >> (32 + 16 * c)) as u16
+    }
+
+    #[inline(always)]
+    fn shape(self, c: usize) -> u8 {
+        (self.info(c) & 0xF) as u8
+    }
+
+    #[inline(always)]
+    fn value(self, c: usize) -> i32 {
+        (self.info(c) >> 4) as i32 - VALUE_BIAS
+    }
 }
 
 static ZOBRIST: [[u64; GRID]; 2] = zobrist_keys();
@@ -114,10 +142,50 @@ pub struct Board {
     undo_marks: Vec<u32>,
     moves: Vec<Pos>,
     counts: [usize; 2],
+    /// Points blocked by `block`.
+    blocked: usize,
     hash: u64,
     table: &'static PatternTable,
-    /// Shape tables for black and white under this rule.
-    shapes: [&'static [u8; SHAPE_SPACE]; 2],
+    /// Shape and value of a cell from its packed line patterns, for black and white
+    /// under this rule (see `eval.rs`).
+    cell_info: [&'static CellRole; 2],
+    /// Running sums of the values and shape counts of the empty cells.
+    sums: Sums,
+    /// `sums` before each move of `history`.
+    sums_stack: Vec<Sums>,
+}
+
+/// Per-colour aggregates of the empty cells, kept up to date by make and undo.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct Sums {
+    potential: [i32; 2],
+    /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
+    threats: [u64; 2],
+    /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
+    /// min > max).
+    bbox: [u8; 4],
+}
+
+const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
+
+/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
+/// closed four, and renju black's possible forbidden points; other shapes are not
+/// counted. A move's changes are summed as whole words: the fields' final values are
+/// small and non-negative, so borrows between fields in between cancel out.
+const COUNTED: [u64; 16] = {
+    let mut t = [0u64; 16];
+    t[Shape::Five as usize] = 1;
+    t[Shape::Flex4 as usize] = 1 << 16;
+    t[Shape::Block4 as usize] = 1 << 32;
+    t[Shape::Block4Plus as usize] = 1 << 32;
+    t[Shape::Block4Flex3 as usize] = 1 << 32;
+    t[Shape::MaybeForbidden as usize] = 1 << 48;
+    t
+};
+
+#[inline(always)]
+fn counted(shape: u8) -> u64 {
+    COUNTED[shape as usize & 15]
 }
 
 impl Board {
@@ -137,9 +205,12 @@ impl Board {
             undo_marks: Vec::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
+            blocked: 0,
             hash: 0,
             table: PatternTable::get(rule),
-            shapes: ShapeTable::get().for_rule(rule),
+            cell_info: CellTable::get().for_rule(rule),
+            sums: Sums::default(),
+            sums_stack: Vec::with_capacity(width * height),
         };
         for y in 0..height {
             for x in 0..width {
@@ -155,6 +226,7 @@ impl Board {
                 board.refresh_cell(p);
             }
         }
+        board.sums = board.fresh_sums();
         board
     }
 
@@ -233,13 +305,38 @@ impl Board {
     }
 
     pub fn is_full(&self) -> bool {
-        self.points().all(|p| !self.is_empty(p))
+        self.empty_count() == 0
+    }
+
+    /// Empty points left on the playing area.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.area() - self.stone_count() - self.blocked
     }
 
     /// Every point of the playing area, row by row.
     pub fn points(&self) -> impl Iterator<Item = Pos> + use<> {
         let (w, h) = (self.width, self.height);
         (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
+    }
+
+    /// The points within two cells of the stones' bounding box, row by row: a superset
+    /// of the points near any stone, and so of every point where a threat can be.
+    pub fn area_points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let [x0, y0, x1, y1] = self.sums.bbox;
+        let (x0, y0) = (
+            (x0 as usize).saturating_sub(2),
+            (y0 as usize).saturating_sub(2),
+        );
+        let (x1, y1) = if x0 > x1 as usize + 2 {
+            (0, 0)
+        } else {
+            (
+                (x1 as usize + 3).min(self.width),
+                (y1 as usize + 3).min(self.height),
+            )
+        };
+        (y0..y1).flat_map(move |y| (x0..x1).map(move |x| Pos::new(x, y)))
     }
 
     /// Plays the side to move's stone on an empty point.
@@ -258,6 +355,12 @@ impl Board {
         self.history.push((pos, color));
         self.moves.push(pos);
         self.undo_marks.push(self.undo_log.len() as u32);
+        self.undo_log.reserve(8 * PAD);
+        self.sums_stack.push(self.sums);
+        self.remove_from_sums(pos);
+        let b = &mut self.sums.bbox;
+        let (x, y) = (pos.x() as u8, pos.y() as u8);
+        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
         self.update_lines(pos, color as u32 + 1);
         self.update_near(pos, true);
         debug_assert!(self.is_consistent_around(pos));
@@ -278,6 +381,9 @@ impl Board {
             self.patterns[q as usize] = old;
         }
         self.undo_log.truncate(mark);
+        if let Some(sums) = self.sums_stack.pop() {
+            self.sums = sums;
+        }
         self.update_near(pos, false);
         debug_assert!(self.is_consistent_around(pos));
     }
@@ -286,8 +392,10 @@ impl Board {
     pub fn block(&mut self, pos: Pos) {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
+        self.blocked += 1;
         // Blocks come before any move is taken back past them, so nothing is logged.
         let mark = self.undo_log.len();
+        self.remove_from_sums(pos);
         self.update_lines(pos, WALL);
         self.undo_log.truncate(mark);
         debug_assert!(self.is_consistent_around(pos));
@@ -297,6 +405,9 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
+        // Changes are gathered in locals and applied once: fewer dependent memory updates.
+        let mut potential = [0i32; 2];
+        let mut threats = [0u64; 2];
         for (d, &step) in DIRS.iter().enumerate() {
             for k in 1..=PAD as isize {
                 for (q, s) in [
@@ -307,13 +418,62 @@ impl Board {
                     self.keys[d][q] |= code << (2 * s);
                     if self.cells[q] == Cell::Empty {
                         let old = self.patterns[q];
+                        let both = self.table.lookup(self.keys[d][q]);
+                        // Far cells often see no change: nothing to store or log.
+                        let nibbles = (old.0 >> (4 * d)) & 0xF | (old.0 >> (16 + 4 * d) & 0xF) << 8;
+                        if nibbles == both as u64 {
+                            continue;
+                        }
+                        let new = self.with_line(old, d, both);
                         self.undo_log.push((q as u16, old));
-                        self.patterns[q] =
-                            self.with_line(old, d, self.table.lookup(self.keys[d][q]));
+                        self.patterns[q] = new;
+                        for c in 0..2 {
+                            potential[c] += new.value(c) - old.value(c);
+                            threats[c] = threats[c]
+                                .wrapping_add(counted(new.shape(c)))
+                                .wrapping_sub(counted(old.shape(c)));
+                        }
                     }
                 }
             }
         }
+        for c in 0..2 {
+            self.sums.potential[c] += potential[c];
+            self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
+        }
+    }
+
+    /// Takes the empty cell `pos`, about to be filled, out of the sums.
+    #[inline]
+    fn remove_from_sums(&mut self, pos: Pos) {
+        let cp = self.patterns[pos.index()];
+        for c in 0..2 {
+            self.sums.potential[c] -= cp.value(c);
+            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
+        }
+    }
+
+    /// The sums computed from the cells.
+    fn fresh_sums(&self) -> Sums {
+        let mut sums = Sums {
+            bbox: NO_BBOX,
+            ..Sums::default()
+        };
+        for p in self.points() {
+            if self.stone(p).is_some() {
+                let (x, y) = (p.x() as u8, p.y() as u8);
+                let b = &mut sums.bbox;
+                *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            }
+        }
+        for p in self.points().filter(|&p| self.is_empty(p)) {
+            let cp = self.patterns[p.index()];
+            for c in 0..2 {
+                sums.potential[c] += cp.value(c);
+                sums.threats[c] += counted(cp.shape(c));
+            }
+        }
+        sums
     }
 
     /// Removes cell code `code` at `pos` from the keys of its neighbours.
@@ -332,13 +492,14 @@ impl Board {
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
     /// refolded.
     #[inline]
-    fn with_line(&self, mut cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
-        let mask = !(0xF << (4 * d));
-        cp.lines[0] = (cp.lines[0] & mask) | (both & 0xF) << (4 * d);
-        cp.lines[1] = (cp.lines[1] & mask) | (both >> 8) << (4 * d);
-        cp.shape[0] = self.shapes[0][cp.lines[0] as usize];
-        cp.shape[1] = self.shapes[1][cp.lines[1] as usize];
-        cp
+    fn with_line(&self, cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
+        let shift = 4 * d as u32;
+        let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
+        let lines =
+            (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
+        let black = self.cell_info[0].lookup(lines as u16) as u64;
+        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
+        CellPatterns(lines | black << 32 | white << 48)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -388,13 +549,53 @@ impl Board {
     /// The pattern a stone of `color` on empty `pos` makes along direction `dir`.
     #[inline]
     pub fn pattern(&self, pos: Pos, color: Color, dir: usize) -> Pattern {
-        Pattern::from_u8((self.patterns[pos.index()].lines[color.index()] >> (4 * dir)) as u8 & 0xF)
+        Pattern::from_u8((self.patterns[pos.index()].lines(color.index()) >> (4 * dir)) as u8 & 0xF)
     }
 
     /// The folded shape a stone of `color` on empty `pos` makes.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> Shape {
-        Shape::from_u8(self.patterns[pos.index()].shape[color.index()])
+        Shape::from_u8(self.patterns[pos.index()].shape(color.index()))
+    }
+
+    /// What a stone of `color` on empty `pos` is worth (see `eval.rs`).
+    #[inline]
+    pub fn cell_value(&self, pos: Pos, color: Color) -> i32 {
+        self.patterns[pos.index()].value(color.index())
+    }
+
+    /// Number of points on the playing area.
+    pub fn area(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The summed cell values of `color` over the empty cells (see `eval.rs`).
+    #[inline]
+    pub fn potential(&self, color: Color) -> i32 {
+        self.sums.potential[color.index()]
+    }
+
+    /// Empty cells where `color` makes a five.
+    #[inline]
+    pub fn count_fives(&self, color: Color) -> u32 {
+        self.threat_field(color, 0)
+    }
+
+    /// Empty cells where `color` makes an open four (or two fours).
+    #[inline]
+    pub fn count_flex4(&self, color: Color) -> u32 {
+        self.threat_field(color, 1)
+    }
+
+    /// Empty cells where `color` makes exactly one four (with or without a three).
+    #[inline]
+    pub fn count_block4(&self, color: Color) -> u32 {
+        self.threat_field(color, 2)
+    }
+
+    #[inline]
+    fn threat_field(&self, color: Color, field: u32) -> u32 {
+        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
     }
 
     /// Number of stones within two cells of `pos`.
@@ -495,7 +696,7 @@ impl Board {
                 hash ^= ZOBRIST[c.index()][p.index()];
             }
         }
-        if counts != self.counts || hash != self.hash {
+        if counts != self.counts || hash != self.hash || self.fresh_sums() != self.sums {
             return false;
         }
         for p in self.points() {

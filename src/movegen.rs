@@ -1,0 +1,191 @@
+//! Move generation: candidate points, the threats on the board, and the forced replies.
+//!
+//! Candidates are the empty points within two cells of a stone. Before generating, the
+//! position is classified from the board's shape counts: a five to complete, a five to
+//! block, an open four to make, an open four to stop, or nothing forcing. Against a
+//! threatened open four only counter-fours and the points of the threatening line are
+//! generated; everything else loses at once.
+
+use crate::board::Board;
+use crate::board::pattern::{Pattern, Shape};
+use crate::types::{Color, Pos, Rule};
+
+/// What the side to move faces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Threat {
+    /// The side to move completes a five.
+    Win(Pos),
+    /// The opponent has two or more fives waiting, or one the side to move may not
+    /// block: the game is lost.
+    Lost,
+    /// The opponent has one five waiting: block it.
+    BlockFive(Pos),
+    /// The side to move makes an open four (or double four) and wins next turn.
+    OpenFour,
+    /// The opponent threatens an open four: counter-four or defend.
+    DefendFour,
+    /// Nothing forcing.
+    Quiet,
+}
+
+/// Whether the side to move may play `pos` (renju: black's forbidden points are out).
+#[inline]
+pub fn is_legal(board: &mut Board, pos: Pos, us: Color) -> bool {
+    board.is_empty(pos)
+        && !(us == Color::Black
+            && board.rule() == Rule::Renju
+            && board.shape(pos, us) == Shape::MaybeForbidden
+            && board.is_forbidden_mut(pos))
+}
+
+/// Empty points within two cells of a stone, or the centre of an empty board.
+pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
+    out.clear();
+    if board.stone_count() == 0 {
+        out.push(Pos::new(board.width() / 2, board.height() / 2));
+        return;
+    }
+    out.extend(
+        board
+            .area_points()
+            .filter(|&p| board.near(p) > 0 && board.is_empty(p)),
+    );
+}
+
+/// The first candidate point where `color` has `shape`.
+pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
+    board
+        .area_points()
+        .find(|&p| board.is_empty(p) && board.shape(p, color) == shape)
+}
+
+/// Classifies the position for the side to move.
+pub fn threat(board: &mut Board) -> Threat {
+    let us = board.side_to_move();
+    let them = us.opp();
+    if board.count_fives(us) > 0
+        && let Some(p) = find_shape(board, us, Shape::Five)
+    {
+        return Threat::Win(p);
+    }
+    match board.count_fives(them) {
+        0 => {}
+        1 => {
+            let Some(p) = find_shape(board, them, Shape::Five) else {
+                return Threat::Quiet;
+            };
+            return if is_legal(board, p, us) {
+                Threat::BlockFive(p)
+            } else {
+                Threat::Lost
+            };
+        }
+        _ => return Threat::Lost,
+    }
+    if board.count_flex4(us) > 0 {
+        return Threat::OpenFour;
+    }
+    if board.count_flex4(them) > 0 {
+        return Threat::DefendFour;
+    }
+    Threat::Quiet
+}
+
+/// Whether `color` makes a four (one or more five points) by playing `pos`.
+#[inline]
+pub fn makes_four(board: &Board, pos: Pos, color: Color) -> bool {
+    (0..4).any(|d| board.pattern(pos, color, d).four_count() > 0)
+}
+
+/// Against an open-four threat: the side to move's fours and the points that break the
+/// opponent's threes (where the opponent would make a four or better).
+pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
+    let us = board.side_to_move();
+    let them = us.opp();
+    let mut all = Vec::new();
+    candidates(board, &mut all);
+    out.clear();
+    for p in all {
+        let counter = makes_four(board, p, us);
+        let breaks = (0..4).any(|d| board.pattern(p, them, d) >= Pattern::B4);
+        if (counter || breaks) && is_legal(board, p, us) {
+            out.push(p);
+        }
+    }
+}
+
+/// Every legal candidate for the side to move.
+pub fn legal_candidates(board: &mut Board, out: &mut Vec<Pos>) {
+    let us = board.side_to_move();
+    let mut all = Vec::new();
+    candidates(board, &mut all);
+    out.clear();
+    out.extend(all.into_iter().filter(|&p| is_legal(board, p, us)));
+}
+
+/// A first-guess ordering score: what the move makes for us plus what it takes from them.
+#[inline]
+pub fn order_score(board: &Board, pos: Pos, us: Color) -> i32 {
+    let attack = board.cell_value(pos, us);
+    let defence = board.cell_value(pos, us.opp());
+    attack + defence * 7 / 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rule: Rule, stones: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, rule);
+        for &(x, y) in stones {
+            b.play(Pos::new(x, y));
+        }
+        b
+    }
+
+    #[test]
+    fn classifies_fives_and_fours() {
+        // Black: 4 in a row on row 7 with white stones elsewhere; black to move.
+        let mut b = board(
+            Rule::Freestyle,
+            &[
+                (3, 7),
+                (3, 9),
+                (4, 7),
+                (4, 9),
+                (5, 7),
+                (5, 9),
+                (6, 7),
+                (9, 3),
+            ],
+        );
+        assert!(
+            matches!(threat(&mut b), Threat::Win(p) if p == Pos::new(2, 7) || p == Pos::new(7, 7))
+        );
+        // White to move faces two fives: lost.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (5, 9), (6, 7)],
+        );
+        assert_eq!(threat(&mut b), Threat::Lost);
+        // White to move faces one five.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (2, 7), (6, 7)],
+        );
+        assert_eq!(threat(&mut b), Threat::BlockFive(Pos::new(7, 7)));
+    }
+
+    #[test]
+    fn defences_against_an_open_three() {
+        // Black's open three on row 7 (5..7), white to move with nothing of its own.
+        let mut b = board(Rule::Freestyle, &[(5, 7), (0, 0), (6, 7), (14, 14), (7, 7)]);
+        assert_eq!(threat(&mut b), Threat::DefendFour);
+        let mut d = Vec::new();
+        defences(&mut b, &mut d);
+        for p in [Pos::new(4, 7), Pos::new(8, 7)] {
+            assert!(d.contains(&p), "{p} missing from {d:?}");
+        }
+        assert!(!d.contains(&Pos::new(6, 9)));
+    }
+}

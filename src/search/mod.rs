@@ -1,0 +1,335 @@
+//! The search: iterative deepening with aspiration windows over `worker::Worker`'s
+//! principal variation search, a VCF attempt at the root, and n-best root analysis.
+//!
+//! `Searcher` owns what lives across moves (the transposition table, the thread and memory
+//! settings). It never prints: progress goes to a callback, and the caller decides what
+//! to show.
+
+pub mod params;
+mod worker;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::movegen::{self, Threat};
+use crate::threat::vcf::Vcf;
+use crate::tt::{self, TranspositionTable};
+use crate::types::Pos;
+use crate::types::value::*;
+use params::*;
+use worker::{Worker, WorkerLimits};
+
+/// What one search may spend.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Stop starting new iterations after this.
+    pub soft: Duration,
+    /// Abort the search at this point.
+    pub hard: Duration,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// 1 normally; `YXNBEST n` asks for the n best moves.
+    pub nbest: usize,
+}
+
+impl Limits {
+    /// A fixed-depth search with no clock, as the bench runs.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            max_depth: Some(depth),
+            max_nodes: None,
+            nbest: 1,
+        }
+    }
+}
+
+/// A progress report after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Pos,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+    /// The best moves with their scores, best first (one entry unless n-best was asked).
+    pub nbest: Vec<(Pos, i32)>,
+}
+
+/// The search state kept across moves.
+pub struct Searcher {
+    tt: TranspositionTable,
+    threads: usize,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Table size before any memory limit is known.
+const DEFAULT_TT_BYTES: usize = 64 << 20;
+
+impl Searcher {
+    pub fn new() -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(DEFAULT_TT_BYTES),
+            threads: 1,
+        }
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sizes the table for a process-wide memory limit (0: the default limit). An error
+    /// means the limit is too small to play within; the table then stays as small as
+    /// the engine can play with.
+    pub fn set_memory(&mut self, bytes: u64) -> Result<(), String> {
+        match tt::table_bytes_for_limit(bytes, self.threads) {
+            Some(size) => {
+                self.tt.resize(size);
+                Ok(())
+            }
+            None => {
+                self.tt.resize(tt::MIN_TABLE_BYTES);
+                Err(format!(
+                    "max_memory {bytes} is too small; playing with a minimal table"
+                ))
+            }
+        }
+    }
+
+    /// Forgets everything learned (new game, `YXHASHCLEAR`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches `board` for the side to move.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let nbest = limits.nbest.max(1);
+        let mut excluded = Vec::new();
+        let mut result = None;
+        for i in 0..nbest {
+            // Later n-best rounds share what is left of the time.
+            let share = |d: Duration| {
+                d.checked_sub(start.elapsed())
+                    .map_or(Duration::ZERO, |left| left / (nbest - i) as u32)
+            };
+            let round_limits = Limits {
+                soft: share(limits.soft),
+                hard: share(limits.hard),
+                ..limits.clone()
+            };
+            let r = self.think_one(board, &round_limits, stop, &excluded, &mut *report);
+            if r.best.is_none() || excluded.contains(&r.best) {
+                break;
+            }
+            excluded.push(r.best);
+            match &mut result {
+                None => result = Some(r),
+                Some(first) => {
+                    let first: &mut SearchResult = first;
+                    first.nodes += r.nodes;
+                    first.nbest.push((r.best, r.score));
+                }
+            }
+        }
+        let mut result = result.unwrap_or_else(|| self.fallback(board));
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// A legal move when no search could choose one (no candidates left to analyse).
+    fn fallback(&self, board: &Board) -> SearchResult {
+        let mut b = board.clone();
+        let mut moves = Vec::new();
+        movegen::legal_candidates(&mut b, &mut moves);
+        let best = moves.first().copied().unwrap_or(Pos::NONE);
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: vec![best],
+            nbest: vec![(best, 0)],
+        }
+    }
+
+    fn think_one(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        excluded: &[Pos],
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut b = board.clone();
+        let done = |best: Pos, score: i32, depth: u32, nodes: u64, pv: Vec<Pos>| SearchResult {
+            best,
+            score,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+            pv,
+            nbest: vec![(best, score)],
+        };
+
+        // Decided positions need no search.
+        if excluded.is_empty() {
+            match movegen::threat(&mut b) {
+                Threat::Win(mv) => return done(mv, win_in(1), 1, 1, vec![mv]),
+                Threat::BlockFive(mv) => {
+                    let mut moves = Vec::new();
+                    movegen::legal_candidates(&mut b, &mut moves);
+                    if moves.len() == 1 {
+                        return done(mv, 0, 1, 1, vec![mv]);
+                    }
+                }
+                _ => {}
+            }
+            let mut vcf = Vcf::new(ROOT_VCF_NODES);
+            if let Some((mv, plies)) = vcf.solve(&mut b, ROOT_VCF_FOURS) {
+                let score = win_in(plies as i32);
+                report(&SearchInfo {
+                    depth: plies,
+                    score,
+                    nodes: vcf.nodes,
+                    elapsed: start.elapsed(),
+                    pv: vec![mv],
+                });
+                return done(mv, score, plies, vcf.nodes, vec![mv]);
+            }
+        }
+
+        let deadline = start.checked_add(limits.hard);
+        let mut worker = Worker::new(
+            b,
+            &self.tt,
+            WorkerLimits {
+                stop,
+                deadline,
+                max_nodes: limits.max_nodes,
+            },
+        );
+        worker.excluded = excluded.to_vec();
+        let max_depth = limits
+            .max_depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let mut best = Pos::NONE;
+        let mut best_score = 0;
+        let mut best_depth = 0;
+        let mut pv = Vec::new();
+        for depth in 1..=max_depth {
+            worker.may_abort = depth > 1;
+            let score = aspiration(&mut worker, depth, best_score);
+            if worker.aborted {
+                break;
+            }
+            let line = worker.pv();
+            if let Some(&mv) = line.first() {
+                best = mv;
+                best_score = score;
+                best_depth = depth as u32;
+                pv = line;
+            }
+            report(&SearchInfo {
+                depth: depth as u32,
+                score: best_score,
+                nodes: worker.nodes,
+                elapsed: start.elapsed(),
+                pv: pv.clone(),
+            });
+            let decided = is_decisive(best_score) && depth >= 2;
+            if decided
+                || start.elapsed() >= limits.soft
+                || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
+            {
+                break;
+            }
+        }
+        if best.is_none() {
+            return SearchResult {
+                nodes: worker.nodes,
+                ..self.fallback(board)
+            };
+        }
+        done(best, best_score, best_depth, worker.nodes, pv)
+    }
+
+    /// Runs a fixed-depth search from a cleared table, as the bench does.
+    pub fn bench_search(&mut self, board: &Board, depth: u32) -> SearchResult {
+        self.clear();
+        let stop = AtomicBool::new(false);
+        self.think(board, &Limits::depth(depth), &stop, &mut |_| {})
+    }
+}
+
+/// One iteration with a window around the previous score, widened on failure.
+fn aspiration(worker: &mut Worker, depth: i32, previous: i32) -> i32 {
+    if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
+        return worker.search(-INFINITE, INFINITE, depth, 0, true);
+    }
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = (previous - delta, previous + delta);
+    loop {
+        let v = worker.search(alpha, beta, depth, 0, true);
+        if worker.aborted {
+            return v;
+        }
+        if v <= alpha {
+            alpha = (v - delta).max(-INFINITE);
+        } else if v >= beta {
+            beta = (v + delta).min(INFINITE);
+        } else {
+            return v;
+        }
+        delta *= 2;
+        if delta > 1000 {
+            alpha = -INFINITE;
+            beta = INFINITE;
+        }
+    }
+}
+
+/// A score as people read it: `+35`, `win in 4` (own moves), `loss in 3`.
+pub fn score_to_string(score: i32) -> String {
+    if score >= WIN_THRESHOLD {
+        format!("win in {}", (WIN - score + 1) / 2)
+    } else if score <= -WIN_THRESHOLD {
+        format!("loss in {}", (WIN + score) / 2)
+    } else {
+        format!("{score:+}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,40 @@
+//! Every tunable constant of the search, in one place.
+
+/// Deepest iteration of iterative deepening.
+pub const MAX_DEPTH: i32 = 60;
+/// Deepest ply a search line may reach (extensions included).
+pub const MAX_PLY: usize = 128;
+
+/// First half-width of the aspiration window.
+pub const ASPIRATION_DELTA: i32 = 40;
+/// Depth from which aspiration windows are used.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Reverse futility pruning: maximal depth and margin per ply.
+pub const RFP_MAX_DEPTH: i32 = 4;
+pub const RFP_MARGIN: i32 = 90;
+
+/// Late move reductions: minimal depth, moves searched in full first.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_FULL_MOVES: usize = 3;
+
+/// Late move pruning: at shallow depth, quiet moves beyond this count (times depth) are
+/// skipped.
+pub const LMP_MAX_DEPTH: i32 = 4;
+pub const LMP_BASE: usize = 6;
+pub const LMP_PER_DEPTH: usize = 5;
+
+/// Attacking moves a leaf VCF may spend.
+pub const LEAF_VCF_NODES: u64 = 60;
+/// Fours a leaf VCF may play.
+pub const LEAF_VCF_FOURS: u32 = 8;
+/// Attacking moves the root VCF may spend before the main search.
+pub const ROOT_VCF_NODES: u64 = 200_000;
+/// Fours the root VCF may play.
+pub const ROOT_VCF_FOURS: u32 = 100;
+
+/// History bonus is depth squared, capped here.
+pub const HISTORY_MAX: i32 = 1 << 14;
+
+/// Nodes between checks of the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 1024;

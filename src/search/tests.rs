@@ -1,0 +1,138 @@
+use super::*;
+use crate::testdata::records;
+use crate::types::{Color, Rule};
+
+fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
+    let mut b = Board::new(15, 15, rule);
+    for &(x, y) in black {
+        b.place(Pos::new(x, y), Color::Black);
+    }
+    for &(x, y) in white {
+        b.place(Pos::new(x, y), Color::White);
+    }
+    b
+}
+
+fn search(b: &Board, depth: u32) -> SearchResult {
+    Searcher::new().bench_search(b, depth)
+}
+
+#[test]
+fn solves_every_shared_vct_puzzle() {
+    let mut failures = Vec::new();
+    for r in records("renju_puzzles.jsonl")
+        .iter()
+        .filter(|r| r.get("type").as_str() == "vct")
+    {
+        let mut b = Board::new(15, 15, Rule::Renju);
+        for p in r.get("black").as_points() {
+            b.place(p, Color::Black);
+        }
+        for p in r.get("white").as_points() {
+            b.place(p, Color::White);
+        }
+        let res = search(&b, 14);
+        if res.score < WIN_THRESHOLD {
+            failures.push(format!(
+                "{}: {} {}",
+                r.get("id").as_str(),
+                res.best,
+                score_to_string(res.score)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn blocks_an_open_three_in_freestyle() {
+    // Black has an open three on row 7; white to move has nothing, so it must block at
+    // one of the ends (or lose to an open four).
+    let b = board(
+        Rule::Freestyle,
+        &[(6, 7), (7, 7), (8, 7), (7, 3)],
+        &[(6, 8), (8, 9), (4, 4)],
+    );
+    let res = search(&b, 6);
+    assert!(
+        [
+            Pos::new(5, 7),
+            Pos::new(9, 7),
+            Pos::new(4, 7),
+            Pos::new(10, 7)
+        ]
+        .contains(&res.best),
+        "{}",
+        res.best
+    );
+    assert!(res.score > -WIN_THRESHOLD);
+}
+
+#[test]
+fn makes_an_open_four_from_an_open_three() {
+    let b = board(
+        Rule::Freestyle,
+        &[(6, 7), (7, 7), (8, 7)],
+        &[(6, 8), (8, 9), (0, 0)],
+    );
+    assert_eq!(b.side_to_move(), Color::Black);
+    let res = search(&b, 4);
+    assert!(
+        [Pos::new(5, 7), Pos::new(9, 7)].contains(&res.best),
+        "{}",
+        res.best
+    );
+    assert!(res.score >= WIN_THRESHOLD);
+}
+
+#[test]
+fn standard_six_is_no_threat() {
+    // Black's x x x x . x: the gap makes six, which does not win under standard rules,
+    // so white need not block it and black cannot win there.
+    let b = board(
+        Rule::Standard,
+        &[(3, 7), (4, 7), (5, 7), (6, 7), (8, 7), (0, 0)],
+        &[(2, 7), (10, 10), (11, 11), (12, 3), (3, 12)],
+    );
+    assert_eq!(b.side_to_move(), Color::White);
+    let res = search(&b, 4);
+    assert!(
+        res.score > -WIN_THRESHOLD,
+        "white is not lost: {}",
+        score_to_string(res.score)
+    );
+}
+
+#[test]
+fn finds_a_double_three_win_in_freestyle_but_not_for_renju_black() {
+    // Black to move: (7,7) makes two open threes (row 7 and column 7).
+    let black = [(5, 7), (6, 7), (7, 5), (7, 6)];
+    let white = [(0, 0), (14, 0), (0, 14), (14, 14)];
+    let res = search(&board(Rule::Freestyle, &black, &white), 6);
+    assert!(res.score >= WIN_THRESHOLD, "{}", score_to_string(res.score));
+    let renju = board(Rule::Renju, &black, &white);
+    assert!(renju.is_forbidden(Pos::new(7, 7)));
+    let res = search(&renju, 4);
+    assert_ne!(res.best, Pos::new(7, 7));
+}
+
+#[test]
+fn bench_search_is_deterministic() {
+    let b = board(
+        Rule::Freestyle,
+        &[(7, 7), (8, 8), (6, 8)],
+        &[(8, 7), (6, 6)],
+    );
+    let a = search(&b, 6);
+    let c = search(&b, 6);
+    assert_eq!((a.best, a.score, a.nodes), (c.best, c.score, c.nodes));
+}
+
+#[test]
+fn scores_read_as_people_expect() {
+    assert_eq!(score_to_string(win_in(1)), "win in 1");
+    assert_eq!(score_to_string(win_in(3)), "win in 2");
+    assert_eq!(score_to_string(loss_in(2)), "loss in 1");
+    assert_eq!(score_to_string(-35), "-35");
+    assert_eq!(score_to_string(12), "+12");
+}

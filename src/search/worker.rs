@@ -1,0 +1,326 @@
+//! One search thread: principal variation search over its own copy of the board.
+//!
+//! Each node first settles what the threats decide (a five to make or block, an open
+//! four), then probes the shared transposition table, then searches the generated moves
+//! in order: table move, killers, then the static ordering score plus history. Quiet
+//! moves late in the list are reduced or, near the leaves, pruned; leaves try a small
+//! VCF before the static evaluation.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::params::*;
+use crate::board::Board;
+use crate::board::pattern::Shape;
+use crate::eval::evaluate;
+use crate::movegen::{self, Threat};
+use crate::threat::vcf::Vcf;
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::value::*;
+use crate::types::{GRID, Pos};
+
+/// Limits a worker checks while it searches.
+pub struct WorkerLimits<'a> {
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+}
+
+pub struct Worker<'a> {
+    pub board: Board,
+    tt: &'a TranspositionTable,
+    limits: WorkerLimits<'a>,
+    pub nodes: u64,
+    /// Set once a limit is hit; every node then returns at once and the iteration is void.
+    pub aborted: bool,
+    /// Whether limits other than the stop flag may abort (off during the first iteration,
+    /// so that there is always a searched move).
+    pub may_abort: bool,
+    history: Vec<i32>,
+    killers: [[Pos; 2]; MAX_PLY],
+    pv: Vec<[Pos; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Root moves the search must skip (for n-best).
+    pub excluded: Vec<Pos>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(board: Board, tt: &'a TranspositionTable, limits: WorkerLimits<'a>) -> Worker<'a> {
+        Worker {
+            board,
+            tt,
+            limits,
+            nodes: 0,
+            aborted: false,
+            may_abort: false,
+            history: vec![0; 2 * GRID],
+            killers: [[Pos::NONE; 2]; MAX_PLY],
+            pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            excluded: Vec::new(),
+        }
+    }
+
+    /// The principal variation of the last completed root search.
+    pub fn pv(&self) -> Vec<Pos> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn check_limits(&mut self) {
+        if self.limits.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if !self.may_abort {
+            return;
+        }
+        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m)
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Pos) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = mv;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Principal variation search. Scores are from the side to move's point of view;
+    /// `ply` counts from the root.
+    pub fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let p = ply as i32;
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.board);
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        if ply > 0 {
+            alpha = alpha.max(loss_in(p));
+            beta = beta.min(win_in(p + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let threat = movegen::threat(&mut self.board);
+        match threat {
+            Threat::Win(mv) => {
+                if ply == 0 {
+                    self.pv[0][0] = mv;
+                    self.pv_len[0] = 1;
+                }
+                return win_in(p + 1);
+            }
+            Threat::Lost => return loss_in(p + 2),
+            Threat::OpenFour if ply > 0 => return win_in(p + 3),
+            Threat::BlockFive(mv) if ply > 0 => {
+                // Forced: no branching, so no depth is spent.
+                self.board.play(mv);
+                let v = -self.search(-beta, -alpha, depth, ply + 1, pv_node);
+                self.board.undo();
+                if v > alpha && !self.aborted {
+                    self.update_pv(ply, mv);
+                }
+                return v;
+            }
+            _ => {}
+        }
+        let defending = threat == Threat::DefendFour;
+
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv;
+            let v = from_tt(hit.value, p);
+            if !pv_node
+                && ply > 0
+                && hit.depth >= depth
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return v;
+            }
+        }
+
+        if depth <= 0 && !defending && ply > 0 {
+            return self.leaf(p);
+        }
+        // A threatened open four at the horizon is searched one more ply: the static
+        // value cannot see it.
+        let depth = depth.max(1);
+        let us = self.board.side_to_move();
+        let them = us.opp();
+        let static_eval = evaluate(&self.board);
+
+        if !pv_node
+            && !defending
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < WIN_THRESHOLD
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let mut moves = Vec::with_capacity(64);
+        if defending {
+            movegen::defences(&mut self.board, &mut moves);
+        } else if threat == Threat::OpenFour || matches!(threat, Threat::BlockFive(_)) {
+            // Only at the root: the threat's own move, found by the generator below.
+            movegen::legal_candidates(&mut self.board, &mut moves);
+            let wanted = match threat {
+                Threat::BlockFive(mv) => Some(mv),
+                _ => movegen::find_shape(&self.board, us, Shape::Flex4),
+            };
+            if let Some(mv) = wanted {
+                moves.retain(|&m| m == mv);
+            }
+        } else {
+            movegen::legal_candidates(&mut self.board, &mut moves);
+        }
+        if ply == 0 {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
+        if moves.is_empty() {
+            return if defending { loss_in(p + 4) } else { 0 };
+        }
+
+        let killers = self.killers[ply];
+        let mut scored: Vec<(i32, Pos)> = moves
+            .iter()
+            .map(|&mv| {
+                let s = if mv == tt_move {
+                    1 << 30
+                } else if mv == killers[0] {
+                    1 << 20
+                } else if mv == killers[1] {
+                    (1 << 20) - 1
+                } else {
+                    movegen::order_score(&self.board, mv, us) * 16
+                        + self.history[us.index() * GRID + mv.index()] / 64
+                };
+                (s, mv)
+            })
+            .collect();
+        // Position breaks ties, so the order (and the bench) is deterministic.
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+
+        let old_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let mut searched = 0usize;
+        for &(_, mv) in &scored {
+            let quiet = !defending
+                && self.board.shape(mv, us) < Shape::Flex3
+                && self.board.shape(mv, them) < Shape::Flex3
+                && mv != tt_move;
+            if !pv_node
+                && quiet
+                && depth <= LMP_MAX_DEPTH
+                && searched >= LMP_BASE + LMP_PER_DEPTH * depth as usize
+                && best > -WIN_THRESHOLD
+            {
+                continue;
+            }
+            self.board.play(mv);
+            self.tt.prefetch(self.board.hash());
+            let v = if searched == 0 {
+                -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node)
+            } else {
+                let r = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_FULL_MOVES {
+                    1 + (searched >= 10) as i32 + (depth >= 8 && searched >= 20) as i32
+                } else {
+                    0
+                };
+                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if v > alpha && v < beta && pv_node {
+                    v = -self.search(-beta, -alpha, depth - 1, ply + 1, true);
+                }
+                v
+            };
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                best_move = mv;
+                if v > alpha {
+                    alpha = v;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                            let h = &mut self.history[us.index() * GRID + mv.index()];
+                            *h = (*h + depth * depth * 16).min(HISTORY_MAX * 16);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITE {
+            // Every move was pruned: nothing learned here.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, p), static_eval, depth, bound);
+        best
+    }
+
+    /// The value of a quiet horizon node: a win if a short VCF finds one, else the
+    /// static evaluation.
+    fn leaf(&mut self, p: i32) -> i32 {
+        let us = self.board.side_to_move();
+        let has_four = self.board.count_block4(us) > 0;
+        if has_four {
+            let mut vcf = Vcf::new(LEAF_VCF_NODES);
+            let found = vcf.solve(&mut self.board, LEAF_VCF_FOURS);
+            self.nodes += vcf.nodes;
+            if let Some((_, plies)) = found {
+                return win_in(p + plies as i32);
+            }
+        }
+        evaluate(&self.board)
+    }
+}

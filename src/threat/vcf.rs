@@ -1,0 +1,274 @@
+//! Victory by continuous fours.
+//!
+//! The attacker plays only moves that make a four; the defender must take the five
+//! point. The attacker wins on a five, on two five points at once (a straight four or a
+//! double four), or under renju when black must defend on a forbidden point. A defender's
+//! block that makes a four of its own must be answered, and the answer must again be a
+//! four for the sequence to go on.
+
+use std::collections::HashMap;
+
+use crate::board::Board;
+use crate::board::pattern::Shape;
+use crate::movegen::{find_shape, is_legal, makes_four};
+use crate::types::{Color, Pos, Rule};
+
+/// Budget, counters and memory of one VCF search.
+pub struct Vcf {
+    /// Attacking moves searched.
+    pub nodes: u64,
+    /// Stop once this many nodes are spent.
+    pub max_nodes: u64,
+    /// Positions (attacker to move) already shown to have no win within the stored
+    /// number of fours. Fours transpose constantly, so without this long sequences
+    /// explode.
+    refuted: HashMap<u64, u32>,
+}
+
+impl Vcf {
+    pub fn new(max_nodes: u64) -> Vcf {
+        Vcf {
+            nodes: 0,
+            max_nodes,
+            refuted: HashMap::new(),
+        }
+    }
+
+    /// Searches a win for the side to move within `max_fours` of its fours. Returns the
+    /// first move and the number of plies to the five.
+    pub fn solve(&mut self, board: &mut Board, max_fours: u32) -> Option<(Pos, u32)> {
+        let us = board.side_to_move();
+        self.attack(board, us, max_fours)
+    }
+
+    fn attack(&mut self, board: &mut Board, us: Color, fours_left: u32) -> Option<(Pos, u32)> {
+        let them = us.opp();
+        if let Some(p) = find_shape(board, us, Shape::Five) {
+            return Some((p, 1));
+        }
+        let mut moves = Vec::new();
+        if board.count_fives(them) > 0 {
+            // The defender's last block made a four: the only move is to block it, and it
+            // must be a four itself.
+            let b = find_shape(board, them, Shape::Five)?;
+            if board.count_fives(them) > 1 || !makes_four(board, b, us) || !is_legal(board, b, us) {
+                return None;
+            }
+            moves.push(b);
+        } else {
+            if board.count_flex4(us) > 0 {
+                let p = find_shape(board, us, Shape::Flex4)?;
+                return Some((p, 3));
+            }
+            four_moves(board, us, &mut moves);
+        }
+        if fours_left == 0 {
+            return None;
+        }
+        if self
+            .refuted
+            .get(&board.hash())
+            .is_some_and(|&n| n >= fours_left)
+        {
+            return None;
+        }
+        for mv in moves {
+            if self.nodes >= self.max_nodes {
+                return None;
+            }
+            self.nodes += 1;
+            board.place(mv, us);
+            let result = self.after_four(board, mv, us, fours_left);
+            board.undo();
+            if let Some(plies) = result {
+                return Some((mv, plies));
+            }
+        }
+        if self.nodes < self.max_nodes {
+            self.refuted.insert(board.hash(), fours_left);
+        }
+        None
+    }
+
+    /// After the attacker's four on `mv`: the defender's forced reply and what follows.
+    fn after_four(
+        &mut self,
+        board: &mut Board,
+        mv: Pos,
+        us: Color,
+        fours_left: u32,
+    ) -> Option<u32> {
+        let them = us.opp();
+        let fives = board.count_fives(us);
+        if fives >= 2 {
+            return Some(3);
+        }
+        let block = five_point_near(board, mv, us)?;
+        if !is_legal(board, block, them) {
+            // Black must block on a forbidden point: white's five cannot be stopped.
+            return Some(3);
+        }
+        board.place(block, them);
+        let result = if board.winner() == Some(them) {
+            None
+        } else {
+            self.attack(board, us, fours_left - 1)
+                .map(|(_, plies)| plies + 2)
+        };
+        board.undo();
+        result
+    }
+}
+
+/// The five point `color` made with its stone on `mv`.
+fn five_point_near(board: &Board, mv: Pos, color: Color) -> Option<Pos> {
+    (0..4).find_map(|d| {
+        (-4..=4isize)
+            .filter(|&k| k != 0)
+            .map(|k| mv.offset(d, k))
+            .find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
+    })
+}
+
+/// Every legal point where `us` makes a four, best first.
+pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
+    out.clear();
+    let renju_black = us == Color::Black && board.rule() == Rule::Renju;
+    let points: Vec<Pos> = board
+        .area_points()
+        .filter(|&p| board.near(p) > 0 && board.is_empty(p))
+        .collect();
+    for p in points {
+        let shape = board.shape(p, us);
+        let four = match shape {
+            Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
+            Shape::MaybeForbidden => {
+                renju_black && makes_four(board, p, us) && !board.is_forbidden_mut(p)
+            }
+            _ => false,
+        };
+        if four {
+            out.push(p);
+        }
+    }
+    // Fours that also make threes tend to finish sooner.
+    out.sort_by_key(|&p| std::cmp::Reverse((board.shape(p, us), board.cell_value(p, us))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testdata::records;
+
+    fn puzzle_board(r: &crate::testdata::Json) -> Board {
+        let mut b = Board::new(15, 15, Rule::Renju);
+        for p in r.get("black").as_points() {
+            b.place(p, Color::Black);
+        }
+        for p in r.get("white").as_points() {
+            b.place(p, Color::White);
+        }
+        b
+    }
+
+    /// Replays a claimed win against every defence the rules allow, to check the solver's
+    /// answer from outside it: the attacker's line must end in a five whatever happens.
+    fn verify(board: &mut Board, first: Pos, fours_left: u32) -> bool {
+        let us = board.side_to_move();
+        board.place(first, us);
+        let ok = if board.winner() == Some(us) {
+            true
+        } else if fours_left == 0 {
+            false
+        } else {
+            let them = us.opp();
+            let fives: Vec<Pos> = board
+                .points()
+                .filter(|&p| board.is_empty(p) && board.shape(p, us) == Shape::Five)
+                .collect();
+            if fives.len() >= 2 {
+                true
+            } else if let [block] = fives[..] {
+                if !is_legal(board, block, them) {
+                    true
+                } else {
+                    board.place(block, them);
+                    let r = board.winner().is_none()
+                        && Vcf::new(1_000_000)
+                            .solve(board, fours_left - 1)
+                            .is_some_and(|(m, _)| verify(board, m, fours_left - 1));
+                    board.undo();
+                    r
+                }
+            } else {
+                false
+            }
+        };
+        board.undo();
+        ok
+    }
+
+    #[test]
+    fn solves_every_shared_vcf_puzzle() {
+        let puzzles: Vec<_> = records("renju_puzzles.jsonl")
+            .into_iter()
+            .filter(|r| r.get("type").as_str() == "vcf")
+            .collect();
+        assert_eq!(puzzles.len(), 3);
+        for r in &puzzles {
+            let mut b = puzzle_board(r);
+            let to_move = if r.get("to_move").as_str() == "black" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(b.side_to_move(), to_move);
+            let mut vcf = Vcf::new(10_000_000);
+            let (mv, plies) = vcf
+                .solve(&mut b, 120)
+                .unwrap_or_else(|| panic!("{} unsolved", r.get("id").as_str()));
+            assert!(
+                verify(&mut b, mv, 120),
+                "{}: {mv} does not win",
+                r.get("id").as_str()
+            );
+            assert!(plies % 2 == 1);
+        }
+    }
+
+    #[test]
+    fn finds_no_win_where_there_is_none() {
+        // P001 has no VCF within 11 attacker moves (its source says so).
+        let r = records("renju_puzzles.jsonl")
+            .into_iter()
+            .find(|r| r.get("id").as_str() == "P001")
+            .expect("P001");
+        let mut b = puzzle_board(&r);
+        assert!(Vcf::new(10_000_000).solve(&mut b, 10).is_none());
+        assert!(Vcf::new(10_000_000).solve(&mut b, 12).is_some());
+    }
+
+    #[test]
+    fn white_wins_through_a_forbidden_block() {
+        // Black's stones make (7,7) a double-three point for black. White's four on the
+        // diagonal through (11,11) has its only five point there, so black cannot block.
+        let mut b = Board::new(15, 15, Rule::Renju);
+        for p in [(5, 7), (6, 7), (7, 5), (7, 6), (6, 6), (12, 12)] {
+            b.place(Pos::new(p.0, p.1), Color::Black);
+        }
+        for p in [(8, 8), (9, 9), (10, 10), (0, 14), (14, 0)] {
+            b.place(Pos::new(p.0, p.1), Color::White);
+        }
+        assert!(b.is_forbidden(Pos::new(7, 7)));
+        assert_eq!(b.side_to_move(), Color::White);
+        let (mv, plies) = Vcf::new(100_000).solve(&mut b, 5).expect("white wins");
+        assert_eq!(mv, Pos::new(11, 11));
+        assert_eq!(plies, 3);
+        // Under standard rules black simply blocks: no VCF for white.
+        let mut s = Board::new(15, 15, Rule::Standard);
+        for &(p, c) in b.stones() {
+            s.place(p, c);
+        }
+        assert!(Vcf::new(100_000).solve(&mut s, 5).is_none());
+    }
+}
