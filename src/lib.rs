@@ -7,6 +7,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;

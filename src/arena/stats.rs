@@ -1,0 +1,425 @@
+//! Match statistics: Elo difference with its 95% interval, likelihood of superiority,
+//! draw ratio, and the sequential probability ratio test.
+//!
+//! Two models are used, the same two the chess testing tools use:
+//!
+//! * **Per game (trinomial)** for the Elo estimate, its error bar and LOS, computed the
+//!   way cutechess computes them: the score's standard error comes from the observed
+//!   win/draw/loss frequencies, and both ends of the normal 95% interval of the score are
+//!   turned into Elo.
+//! * **Per game pair (pentanomial)** for the SPRT. Every opening is played twice with the
+//!   colours swapped, so the two games of a pair are correlated (a lopsided opening tends
+//!   to give one win each). Counting pair outcomes (0, ½, 1, 1½ or 2 points) captures that
+//!   correlation; this is fishtest's default. The test is the generalized SPRT on the
+//!   expected score in logistic Elo (fishtest's `LLR_logistic`): for each hypothesis the
+//!   maximum-likelihood distribution with that expected score is found, and the LLR is
+//!   the log ratio of the two likelihoods of the observed pairs. Empty outcome classes
+//!   get a count of 0.001 (fishtest's regularisation) so the maximisation is defined.
+
+/// The normal quantile for a two-sided 95% interval, Φ⁻¹(0.975).
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Expected score for an Elo difference (logistic model).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference for an expected score (logistic model); infinite at 0 and 1.
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The error function, from the everywhere-convergent series with positive terms
+/// erf(x) = 2/√π · e^(−x²) · Σ (2x²)ⁿ x / (1·3·5···(2n+1)); with no cancellation it keeps
+/// full double precision, and beyond |x| = 6 erf is 1 to within 2e-17.
+pub fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let ax = x.abs();
+    if ax >= 6.0 {
+        return x.signum();
+    }
+    let two_x2 = 2.0 * ax * ax;
+    let mut term = ax;
+    let mut sum = ax;
+    let mut n = 0.0;
+    while term > sum * 1e-17 {
+        n += 1.0;
+        term *= two_x2 / (2.0 * n + 1.0);
+        sum += term;
+    }
+    let value = 2.0 / std::f64::consts::PI.sqrt() * (-ax * ax).exp() * sum;
+    value.min(1.0).copysign(x)
+}
+
+/// Wins, losses and draws of one engine against another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points per game (a draw is half a point); 0.5 before any game.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games())
+    }
+
+    pub fn elo(&self) -> f64 {
+        elo_from_score(self.score())
+    }
+
+    /// Half the width, in Elo, of the 95% interval of the Elo difference.
+    pub fn elo_error95(&self) -> f64 {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return f64::INFINITY;
+        }
+        let mu = self.score();
+        let variance = (f64::from(self.wins) * (1.0 - mu).powi(2)
+            + f64::from(self.draws) * (0.5 - mu).powi(2)
+            + f64::from(self.losses) * mu.powi(2))
+            / n;
+        let stderr = (variance / n).sqrt();
+        let high = elo_from_score(mu + Z95 * stderr);
+        let low = elo_from_score(mu - Z95 * stderr);
+        (high - low) / 2.0
+    }
+
+    /// Likelihood of superiority: the probability that the first engine is the stronger,
+    /// from wins and losses only (draws carry no information about who is stronger).
+    pub fn los(&self) -> f64 {
+        let decisive = f64::from(self.wins + self.losses);
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        let diff = f64::from(self.wins) - f64::from(self.losses);
+        0.5 * (1.0 + erf(diff / (2.0 * decisive).sqrt()))
+    }
+
+    pub fn draw_ratio(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.0;
+        }
+        f64::from(self.draws) / f64::from(self.games())
+    }
+}
+
+/// Outcomes of game pairs (the same opening with both colour assignments), indexed by
+/// the first engine's points in the pair times two: 0 = lost both, 1 = a loss and a draw,
+/// 2 = two draws or a win and a loss, 3 = a win and a draw, 4 = won both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// Records a pair from the first engine's points in each game (0, 0.5 or 1).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let index = ((first + second) * 2.0).round() as usize;
+        self.0[index] += 1;
+    }
+}
+
+/// Parameters of a sequential probability ratio test of H0: elo = elo0 against
+/// H1: elo = elo1, with type I error `alpha` and type II error `beta`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where the test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    Continue,
+    /// The LLR fell to the lower bound: H0 (no gain of `elo1`) is accepted.
+    AcceptH0,
+    /// The LLR reached the upper bound: H1 (a gain of at least `elo0`) is accepted.
+    AcceptH1,
+}
+
+impl Sprt {
+    /// Lower bound of the LLR, ln(β / (1 − α)).
+    pub fn lower(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+
+    /// Upper bound of the LLR, ln((1 − β) / α).
+    pub fn upper(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The generalized log-likelihood ratio of H1 against H0 for the observed pairs.
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = pairs.0.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        let pdf = counts.map(|c| c / n);
+        let s0 = score_from_elo(self.elo0);
+        let s1 = score_from_elo(self.elo1);
+        let theta0 = mle_tilt(&pdf, s0);
+        let theta1 = mle_tilt(&pdf, s1);
+        // The MLE distribution for expected score s is p_i / (1 + θ(a_i − s)), so the
+        // log ratio of the two MLE probabilities of outcome i needs only the tilts.
+        let per_pair: f64 = pdf
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let a = pair_score(i);
+                p * ((1.0 + theta0 * (a - s0)).ln() - (1.0 + theta1 * (a - s1)).ln())
+            })
+            .sum();
+        n * per_pair
+    }
+
+    pub fn state(&self, llr: f64) -> SprtState {
+        if llr >= self.upper() {
+            SprtState::AcceptH1
+        } else if llr <= self.lower() {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+/// Points per game of pair outcome `i` (0, 0.25, 0.5, 0.75, 1).
+fn pair_score(i: usize) -> f64 {
+    i as f64 / 4.0
+}
+
+/// The tilt θ of the maximum-likelihood distribution with expected score `s` (0 < s < 1):
+/// the root of Σ p_i (a_i − s) / (1 + θ(a_i − s)) = 0. The sum falls strictly from +∞ to
+/// −∞ over the interval where every 1 + θ(a_i − s) stays positive, −1/(1 − s) < θ < 1/s
+/// (all p_i are positive after regularisation), so bisection always finds the root.
+fn mle_tilt(pdf: &[f64; 5], s: f64) -> f64 {
+    let f = |theta: f64| -> f64 {
+        pdf.iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let d = pair_score(i) - s;
+                p * d / (1.0 + theta * d)
+            })
+            .sum()
+    };
+    let mut lo = -1.0 / (1.0 - s);
+    let mut hi = 1.0 / s;
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn elo_and_score_are_inverse() {
+        // A 3:1 score ratio is 400·log10(3) Elo by the definition of logistic Elo.
+        assert!(close(elo_from_score(0.75), 400.0 * 3f64.log10(), 1e-9));
+        assert!(close(elo_from_score(0.75), 190.848_501_887_865, 1e-9));
+        assert!(close(elo_from_score(0.5), 0.0, 1e-12));
+        // 10^(−100/400) = 0.562341325..., so s = 1/1.562341325 = 0.640065...
+        assert!(close(score_from_elo(100.0), 0.640_064_999_802_885, 1e-12));
+        for elo in [-300.0, -5.0, 0.0, 35.0, 400.0] {
+            assert!(close(elo_from_score(score_from_elo(elo)), elo, 1e-9));
+        }
+        assert!(elo_from_score(1.0).is_infinite());
+    }
+
+    #[test]
+    fn erf_matches_tabulated_values() {
+        // Reference values: the C library's erf (printed by Python's math.erf), which agree
+        // with the standard tables to the digits given.
+        assert!(close(erf(0.0), 0.0, 1e-15));
+        assert!(close(erf(0.5), 0.520_499_877_813_047, 1e-14));
+        assert!(close(erf(1.0), 0.842_700_792_949_715, 1e-14));
+        assert!(close(erf(2.0), 0.995_322_265_018_953, 1e-14));
+        assert!(close(erf(-1.0), -0.842_700_792_949_715, 1e-14));
+        assert!(close(erf(4.0), 0.999_999_984_582_742, 1e-14));
+        assert_eq!(erf(10.0), 1.0);
+    }
+
+    #[test]
+    fn los_by_hand() {
+        // 60 wins, 40 losses: (W − L)/√(2(W + L)) = 20/√200 = √2, and ½(1 + erf(√2)) = Φ(2)
+        // = 0.977249868051821 (standard normal table): 20 more wins than losses out of
+        // 100 decisive games is a two-sigma result. Draws do not enter.
+        let t = Tally {
+            wins: 60,
+            losses: 40,
+            draws: 50,
+        };
+        assert!(close(t.los(), 0.977_249_868_051_821, 1e-12));
+        // Equal wins and losses: no information either way.
+        assert!(close(
+            Tally {
+                wins: 7,
+                losses: 7,
+                draws: 3
+            }
+            .los(),
+            0.5,
+            1e-15
+        ));
+        assert_eq!(Tally::default().los(), 0.5);
+    }
+
+    #[test]
+    fn elo_error_bar_by_hand() {
+        // 10 wins, 10 losses, no draws: μ = 0.5, per-game variance 0.25, standard error
+        // 0.5/√20 = 0.111803; the interval is 0.5 ± 1.959964·0.111803 = 0.5 ± 0.219131,
+        // so the error bar is elo(0.719131) = 400·log10(0.719131/0.280869) = 163.32 Elo
+        // (by hand; the digits below from scripts/stats-reference.py).
+        let t = Tally {
+            wins: 10,
+            losses: 10,
+            draws: 0,
+        };
+        assert!(close(t.elo(), 0.0, 1e-12));
+        let by_hand = elo_from_score(0.5 + Z95 * 0.5 / 20f64.sqrt());
+        assert!(close(t.elo_error95(), by_hand, 1e-9));
+        assert!(close(t.elo_error95(), 163.321_367_212_829, 1e-6));
+        // 30 wins, 10 losses, 20 draws: μ = 40/60 = 0.6667, Elo = 400·log10(2) = 120.41;
+        // variance = (30·(1/3)² + 20·(1/6)² + 10·(2/3)²)/60 = (10/3 + 5/9 + 40/9)/60
+        // = (75/9)/60 = 0.138889, stderr = √(0.138889/60) = 0.048113.
+        let t = Tally {
+            wins: 30,
+            losses: 10,
+            draws: 20,
+        };
+        assert!(close(t.elo(), 400.0 * 2f64.log10(), 1e-9));
+        let stderr = (0.138_888_888_888_889f64 / 60.0).sqrt();
+        let expected = (elo_from_score(2.0 / 3.0 + Z95 * stderr)
+            - elo_from_score(2.0 / 3.0 - Z95 * stderr))
+            / 2.0;
+        assert!(close(t.elo_error95(), expected, 1e-6));
+        assert!(close(t.draw_ratio(), 1.0 / 3.0, 1e-15));
+    }
+
+    #[test]
+    fn sprt_bounds() {
+        // ln(0.05/0.95) and ln(0.95/0.05): the ±2.94 bounds every fishtest run shows.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(close(sprt.lower(), -2.944_438_979_166_44, 1e-12));
+        assert!(close(sprt.upper(), 2.944_438_979_166_44, 1e-12));
+        assert_eq!(sprt.state(3.0), SprtState::AcceptH1);
+        assert_eq!(sprt.state(-3.0), SprtState::AcceptH0);
+        assert_eq!(sprt.state(0.0), SprtState::Continue);
+    }
+
+    #[test]
+    fn pentanomial_llr_matches_reference() {
+        // Reference values from scripts/stats-reference.py: an independent stock-python3
+        // computation of fishtest's LLR_logistic (same regularisation and MLE, but Newton's
+        // method for the tilt where this module bisects).
+        let cases: [([u32; 5], f64, f64, f64); 5] = [
+            ([10, 20, 40, 20, 10], 0.0, 5.0, -0.034_506_850_952),
+            ([5, 20, 40, 25, 10], 0.0, 5.0, 0.374_955_227_713),
+            ([30, 150, 330, 180, 40], 0.0, 5.0, 1.361_353_631_898),
+            ([100, 300, 700, 350, 50], -3.0, 1.0, -1.150_676_002_214),
+            ([0, 3, 10, 6, 1], 0.0, 10.0, 0.438_740_785_434),
+        ];
+        for (counts, elo0, elo1, expected) in cases {
+            let sprt = Sprt {
+                elo0,
+                elo1,
+                alpha: 0.05,
+                beta: 0.05,
+            };
+            let llr = sprt.llr(&Pentanomial(counts));
+            assert!(
+                close(llr, expected, 1e-6),
+                "{counts:?}: {llr} vs {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn pentanomial_llr_is_close_to_the_brownian_approximation() {
+        // For many pairs the exact GSPRT approaches N·(s1−s0)(2μ−s0−s1)/(2σ²) (van den
+        // Bergh, "A practical introduction to the GSPRT"), an independent closed form.
+        let counts = [400u32, 2000, 4000, 2300, 500];
+        let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+        let mu: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| f64::from(c) * pair_score(i))
+            .sum::<f64>()
+            / n;
+        let var: f64 = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| f64::from(c) * (pair_score(i) - mu).powi(2))
+            .sum::<f64>()
+            / n;
+        let (s0, s1) = (score_from_elo(0.0), score_from_elo(5.0));
+        let approx = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let llr = sprt.llr(&Pentanomial(counts));
+        assert!(
+            (llr - approx).abs() < 0.01 * approx.abs(),
+            "{llr} vs {approx}"
+        );
+    }
+
+    #[test]
+    fn pentanomial_counts_pairs() {
+        let mut p = Pentanomial::default();
+        p.add(1.0, 1.0);
+        p.add(0.5, 0.0);
+        p.add(1.0, 0.0);
+        p.add(0.5, 0.5);
+        assert_eq!(p.0, [0, 1, 2, 0, 1]);
+        assert_eq!(p.pairs(), 4);
+        assert_eq!(
+            Sprt {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05
+            }
+            .llr(&Pentanomial::default()),
+            0.0
+        );
+    }
+}
