@@ -38,18 +38,26 @@ pub fn is_legal(board: &mut Board, pos: Pos, us: Color) -> bool {
             && board.is_forbidden_mut(pos))
 }
 
-/// Empty points within two cells of a stone, or the centre of an empty board.
+/// Empty points within two cells of a stone, or the centre of an empty board; every
+/// empty point when no stone has an empty neighbourhood (blocked cells all around).
 pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
     out.clear();
     if board.stone_count() == 0 {
-        out.push(Pos::new(board.width() / 2, board.height() / 2));
-        return;
+        let centre = Pos::new(board.width() / 2, board.height() / 2);
+        if board.is_empty(centre) {
+            out.push(centre);
+            return;
+        }
+    } else {
+        out.extend(
+            board
+                .area_points()
+                .filter(|&p| board.near(p) > 0 && board.is_empty(p)),
+        );
     }
-    out.extend(
-        board
-            .area_points()
-            .filter(|&p| board.near(p) > 0 && board.is_empty(p)),
-    );
+    if out.is_empty() {
+        out.extend(board.points().filter(|&p| board.is_empty(p)));
+    }
 }
 
 /// The first candidate point where `color` has `shape`.

@@ -27,8 +27,9 @@ pub struct Controller {
     /// Problems with `INFO` lines, reported after the next other command arrives (the
     /// manager does not read replies while it sends INFO).
     pub(super) info_errors: Vec<String>,
-    /// The last progress line printed, so the summary does not repeat it.
-    last_progress: Option<String>,
+    /// Depth and node count of the last progress line printed, so the summary does not
+    /// repeat it (only its clock-dependent speed and time would differ).
+    last_progress: Option<(u32, u64)>,
 }
 
 impl Controller {
@@ -121,7 +122,7 @@ impl Controller {
             if verbose {
                 let line = progress(info.depth, info.score, info.nodes, info.elapsed, &info.pv);
                 out.message(&line);
-                *last = Some(line);
+                *last = Some((info.depth, info.nodes));
             }
         };
         match self.engine.go(&limits, &mut report) {
@@ -146,14 +147,14 @@ impl Controller {
     /// The summary `MESSAGE` line of a finished search, unless the last progress line
     /// already said the same.
     pub(super) fn report_result(&mut self, result: &SearchResult) {
-        let line = progress(
-            result.depth,
-            result.score,
-            result.nodes,
-            result.elapsed,
-            &result.pv,
-        );
-        if self.last_progress.take().as_ref() != Some(&line) {
+        if self.last_progress.take() != Some((result.depth, result.nodes)) {
+            let line = progress(
+                result.depth,
+                result.score,
+                result.nodes,
+                result.elapsed,
+                &result.pv,
+            );
             self.out.message(&line);
         }
     }

@@ -251,6 +251,7 @@ impl Searcher {
         let mut stable = 0;
         for depth in 1..=max_depth {
             worker.may_abort = depth > 1;
+            let iteration_start = start.elapsed();
             let previous_score = best_score;
             let score = aspiration(&mut worker, depth, best_score);
             if worker.aborted {
@@ -273,8 +274,13 @@ impl Searcher {
             });
             let decided = is_decisive(best_score) && depth >= 2;
             let falling = depth > 1 && best_score < previous_score - TIME_FALLING_SCORE;
+            // The next iteration takes a few times as long as this one: if it cannot
+            // finish before the hard limit, its time is better saved.
+            let elapsed = start.elapsed();
+            let next_iteration = (elapsed - iteration_start).saturating_mul(NEXT_ITERATION_FACTOR);
             if decided
-                || start.elapsed() >= time_target(limits, stable, falling)
+                || elapsed >= time_target(limits, stable, falling)
+                || elapsed.saturating_add(next_iteration) > limits.hard
                 || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
             {
                 break;

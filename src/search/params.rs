@@ -45,3 +45,5 @@ pub const TIME_STABLE_ITERATIONS: u32 = 4;
 pub const TIME_STABLE_PERCENT: u32 = 45;
 pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
+/// An iteration is expected to take at most this many times as long as the one before.
+pub const NEXT_ITERATION_FACTOR: u32 = 3;

@@ -151,29 +151,53 @@ fn time_target_stops_early_when_stable_and_late_when_falling() {
     let falling = time_target(&limits, 0, true);
     assert!(falling > Duration::from_millis(1000) && falling <= Duration::from_millis(3000));
     // Never past three quarters of the hard limit.
-    let tight = Limits { hard: Duration::from_millis(1100), ..limits };
+    let tight = Limits {
+        hard: Duration::from_millis(1100),
+        ..limits
+    };
     assert!(time_target(&tight, 0, true) <= Duration::from_millis(825));
 }
 
 #[test]
 fn a_stop_request_ends_the_search_with_a_legal_move() {
-    let b = board(Rule::Freestyle, &[(7, 7), (8, 8), (6, 8)], &[(8, 7), (6, 6)]);
+    let b = board(
+        Rule::Freestyle,
+        &[(7, 7), (8, 8), (6, 8)],
+        &[(8, 7), (6, 6)],
+    );
     let stop = AtomicBool::new(true);
-    let limits = Limits { soft: Duration::from_secs(60), hard: Duration::from_secs(60), max_depth: None, max_nodes: None, nbest: 1 };
+    let limits = Limits {
+        soft: Duration::from_secs(60),
+        hard: Duration::from_secs(60),
+        max_depth: None,
+        max_nodes: None,
+        nbest: 1,
+    };
     let r = Searcher::new().think(&b, &limits, &stop, &mut |_| {});
     assert!(b.is_empty(r.best));
 }
 
 #[test]
 fn nbest_lists_distinct_moves_best_first() {
-    let b = board(Rule::Freestyle, &[(7, 7), (8, 8), (6, 8)], &[(8, 7), (6, 6)]);
+    let b = board(
+        Rule::Freestyle,
+        &[(7, 7), (8, 8), (6, 8)],
+        &[(8, 7), (6, 6)],
+    );
     let stop = AtomicBool::new(false);
-    let limits = Limits { nbest: 3, ..Limits::depth(4) };
+    let limits = Limits {
+        nbest: 3,
+        ..Limits::depth(4)
+    };
     let r = Searcher::new().think(&b, &limits, &stop, &mut |_| {});
     assert_eq!(r.nbest.len(), 3);
     assert_eq!(r.nbest[0].0, r.best);
     let mut moves: Vec<Pos> = r.nbest.iter().map(|m| m.0).collect();
     moves.dedup();
     assert_eq!(moves.len(), 3);
-    assert!(r.nbest.windows(2).all(|w| w[0].1 >= w[1].1 - 50), "{:?}", r.nbest);
+    assert!(
+        r.nbest.windows(2).all(|w| w[0].1 >= w[1].1 - 50),
+        "{:?}",
+        r.nbest
+    );
 }

@@ -7,6 +7,7 @@
 //! four for the sequence to go on.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::Board;
 use crate::board::pattern::Shape;
@@ -22,7 +23,7 @@ pub struct Vcf {
     /// Positions (attacker to move) already shown to have no win within the stored
     /// number of fours. Fours transpose constantly, so without this long sequences
     /// explode.
-    refuted: HashMap<u64, u32>,
+    refuted: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Vcf {
@@ -30,7 +31,7 @@ impl Vcf {
         Vcf {
             nodes: 0,
             max_nodes,
-            refuted: HashMap::new(),
+            refuted: HashMap::default(),
         }
     }
 
@@ -117,6 +118,27 @@ impl Vcf {
         };
         board.undo();
         result
+    }
+}
+
+/// Zobrist keys are already uniform: the hasher passes them through. A fixed hasher also
+/// keeps std's random seeding (and, on Windows, its extra system DLL) out of the search.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
