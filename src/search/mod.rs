@@ -217,6 +217,7 @@ impl Searcher {
                 _ => {}
             }
             let mut vcf = Vcf::new(ROOT_VCF_NODES);
+            vcf.deadline = start.checked_add(limits.hard / ROOT_VCF_TIME_SHARE);
             if let Some((mv, plies)) = vcf.solve(&mut b, ROOT_VCF_FOURS) {
                 let score = win_in(plies as i32);
                 report(&SearchInfo {

@@ -30,6 +30,8 @@ pub const LEAF_VCF_NODES: u64 = 60;
 pub const LEAF_VCF_FOURS: u32 = 8;
 /// Attacking moves the root VCF may spend before the main search.
 pub const ROOT_VCF_NODES: u64 = 200_000;
+/// The root VCF may use at most this fraction (1/n) of the hard time limit.
+pub const ROOT_VCF_TIME_SHARE: u32 = 5;
 /// Fours the root VCF may play.
 pub const ROOT_VCF_FOURS: u32 = 100;
 

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
 
 use crate::board::Board;
 use crate::board::pattern::Shape;
@@ -20,6 +21,8 @@ pub struct Vcf {
     pub nodes: u64,
     /// Stop once this many nodes are spent.
     pub max_nodes: u64,
+    /// Stop at this time, if set (checked every 1024 nodes).
+    pub deadline: Option<Instant>,
     /// Positions (attacker to move) already shown to have no win within the stored
     /// number of fours. Fours transpose constantly, so without this long sequences
     /// explode.
@@ -31,6 +34,7 @@ impl Vcf {
         Vcf {
             nodes: 0,
             max_nodes,
+            deadline: None,
             refuted: HashMap::default(),
         }
     }
@@ -78,6 +82,12 @@ impl Vcf {
                 return None;
             }
             self.nodes += 1;
+            if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                // Out of time: the budget counts as spent.
+                self.max_nodes = self.nodes;
+                return None;
+            }
             board.place(mv, us);
             let result = self.after_four(board, mv, us, fours_left);
             board.undo();
