@@ -2,10 +2,11 @@
 //! cleared table. Its node count is the search's signature: a change that alters the
 //! search changes it, a refactor does not. `bench board` measures the board itself.
 
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use crate::board::Board;
-use crate::search::{Searcher, score_to_string};
+use crate::search::{Limits, Searcher, score_to_string};
 use crate::types::{Color, Pos, Rule};
 
 /// Depth every bench position is searched to.
@@ -295,11 +296,55 @@ pub fn run_board() -> Vec<String> {
     ]
 }
 
-/// `pbrain-tengen bench [board | depth N]`.
+/// Node rate with `threads` search threads: every bench position searched for
+/// `millis` milliseconds from a cleared table. Returns report lines and total nodes
+/// per second.
+pub fn run_threads(threads: usize, millis: u64) -> (Vec<String>, f64) {
+    let mut searcher = Searcher::new();
+    searcher.set_threads(threads);
+    let stop = AtomicBool::new(false);
+    let budget = Duration::from_millis(millis);
+    let limits = Limits {
+        soft: budget,
+        hard: budget,
+        max_depth: None,
+        max_nodes: None,
+        nbest: 1,
+    };
+    let mut lines = Vec::new();
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for p in POSITIONS {
+        searcher.clear();
+        let start = Instant::now();
+        let r = searcher.think(&setup(p), &limits, &stop, &mut |_| {});
+        let took = start.elapsed().as_secs_f64();
+        nodes += r.nodes;
+        secs += took;
+        lines.push(format!(
+            "{:<32} depth {:>2}  nodes {:>10}  {:>8.0} nps",
+            p.name,
+            r.depth,
+            r.nodes,
+            r.nodes as f64 / took.max(1e-9)
+        ));
+    }
+    let nps = nodes as f64 / secs.max(1e-9);
+    lines.push(format!("Threads: {threads} {nodes} nodes {nps:.0} nps"));
+    (lines, nps)
+}
+
+/// `pbrain-tengen bench [board | depth N | threads N [MILLIS]]`.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("board") => {
             for line in run_board() {
+                println!("{line}");
+            }
+        }
+        Some("threads") => {
+            let threads = args.get(1).map(|d| d.parse()).transpose()?.unwrap_or(1);
+            let millis = args.get(2).map(|d| d.parse()).transpose()?.unwrap_or(1000);
+            for line in run_threads(threads, millis).0 {
                 println!("{line}");
             }
         }
@@ -319,7 +364,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             }
         }
         Some(other) => anyhow::bail!(
-            "unknown bench mode {other:?}: use `bench`, `bench board` or `bench depth N`"
+            "unknown bench mode {other:?}: use `bench`, `bench board`, `bench depth N` or `bench threads N [MILLIS]`"
         ),
     }
     Ok(())

@@ -112,11 +112,13 @@ pub struct Engine {
 impl Engine {
     /// An engine with no game yet, searching until `stop` is raised or time is up.
     pub fn new(stop: Arc<AtomicBool>) -> Engine {
+        let mut searcher = Searcher::new();
+        searcher.set_threads(crate::platform::default_threads());
         Engine {
             board: None,
             blocked: Vec::new(),
             rule: Rule::Freestyle,
-            searcher: Searcher::new(),
+            searcher,
             stop,
             max_memory: None,
             hash_kib: None,

@@ -9,12 +9,14 @@ fn main() -> ExitCode {
         // Managers may pass flags of their own (Yixin-Board starts engines with
         // `--force-utf8`): anything that is not a subcommand means the protocol.
         None => {
-            tengen::protocol::run();
+            tengen::protocol::run(None);
             Ok(0)
         }
         Some(flag) if flag.starts_with('-') && flag != "-h" && flag != "--help" => {
-            tengen::protocol::run();
-            Ok(0)
+            threads_flag(&args).map(|threads| {
+                tengen::protocol::run(threads);
+                0
+            })
         }
         Some("arena") => tengen::arena::run(&args[1..]),
         Some("bench") => tengen::bench::run(&args[1..]).map(|()| 0),
@@ -27,6 +29,23 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--threads N` among the protocol-mode flags; other flags belong to managers.
+fn threads_flag(args: &[String]) -> anyhow::Result<Option<usize>> {
+    match args.iter().position(|a| a == "--threads") {
+        None => Ok(None),
+        Some(i) => {
+            let value = args
+                .get(i + 1)
+                .ok_or_else(|| anyhow::anyhow!("--threads needs a number"))?;
+            let n: usize = value
+                .parse()
+                .map_err(|_| anyhow::anyhow!("--threads {value:?} is not a number"))?;
+            anyhow::ensure!((1..=256).contains(&n), "--threads must be 1..=256");
+            Ok(Some(n))
         }
     }
 }

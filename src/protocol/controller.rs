@@ -46,6 +46,13 @@ impl Controller {
         }
     }
 
+    /// Sets the search thread count before any command (the `--threads` flag).
+    pub fn set_threads(&mut self, threads: usize) {
+        if let Err(e) = self.engine.set_threads(threads) {
+            self.info_errors.push(e);
+        }
+    }
+
     /// Handles one command.
     pub fn handle(&mut self, received: Received) {
         if !matches!(received.cmd, Command::Info(_)) && !self.info_errors.is_empty() {

@@ -23,7 +23,10 @@ use crate::output::Output;
 use std::time::Instant;
 
 /// Runs the brain on stdin and stdout until `END` or the end of input.
-pub fn run() {
+/// Runs the brain on stdin and stdout until `END` or the end of input. `threads`, from
+/// the command line, replaces the build's default thread count (`INFO thread_num`
+/// still overrides both).
+pub fn run(threads: Option<usize>) {
     let out = Output::stdout();
     let stop = StopControl::new();
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -47,6 +50,9 @@ pub fn run() {
             .expect("spawn the stdin reader");
     }
     let mut controller = Controller::new(out, stop);
+    if let Some(n) = threads {
+        controller.set_threads(n);
+    }
     for received in rx {
         controller.handle(received);
     }

@@ -8,7 +8,7 @@
 pub mod params;
 mod worker;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
@@ -232,68 +232,48 @@ impl Searcher {
         }
 
         let deadline = start.checked_add(limits.hard);
-        let mut worker = Worker::new(
-            b,
-            &self.tt,
-            WorkerLimits {
-                stop,
-                deadline,
-                max_nodes: limits.max_nodes,
-            },
-        );
-        worker.excluded = excluded.to_vec();
         let max_depth = limits
             .max_depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let mut best = Pos::NONE;
-        let mut best_score = 0;
-        let mut best_depth = 0;
-        let mut pv = Vec::new();
-        let mut stable = 0;
-        for depth in 1..=max_depth {
-            worker.may_abort = depth > 1;
-            let iteration_start = start.elapsed();
-            let previous_score = best_score;
-            let score = aspiration(&mut worker, depth, best_score);
-            if worker.aborted {
-                break;
-            }
-            let line = worker.pv();
-            if let Some(&mv) = line.first() {
-                stable = if mv == best { stable + 1 } else { 0 };
-                best = mv;
-                best_score = score;
-                best_depth = depth as u32;
-                pv = line;
-            }
-            report(&SearchInfo {
-                depth: depth as u32,
-                score: best_score,
-                nodes: worker.nodes,
-                elapsed: start.elapsed(),
-                pv: pv.clone(),
-            });
-            let decided = is_decisive(best_score) && depth >= 2;
-            let falling = depth > 1 && best_score < previous_score - TIME_FALLING_SCORE;
-            // The next iteration takes a few times as long as this one: if it cannot
-            // finish before the hard limit, its time is better saved.
-            let elapsed = start.elapsed();
-            let next_iteration = (elapsed - iteration_start).saturating_mul(NEXT_ITERATION_FACTOR);
-            if decided
-                || elapsed >= time_target(limits, stable, falling)
-                || elapsed.saturating_add(next_iteration) > limits.hard
-                || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
-            {
-                break;
-            }
-        }
-        if best.is_none() {
+        let finished = AtomicBool::new(false);
+        let shared_nodes = AtomicU64::new(0);
+        let worker_limits = || WorkerLimits {
+            stop,
+            finished: &finished,
+            deadline,
+            max_nodes: limits.max_nodes,
+            shared_nodes: &shared_nodes,
+        };
+        let tt = &self.tt;
+        let (main, helpers) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|id| {
+                    let mut worker = Worker::new(b.clone(), tt, worker_limits());
+                    worker.excluded = excluded.to_vec();
+                    scope.spawn(move || helper_iterate(&mut worker, id, max_depth))
+                })
+                .collect();
+            let mut worker = Worker::new(b.clone(), tt, worker_limits());
+            worker.excluded = excluded.to_vec();
+            let main = main_iterate(&mut worker, limits, max_depth, start, &mut *report);
+            finished.store(true, Ordering::Relaxed);
+            let helpers: Vec<Outcome> = helpers.into_iter().filter_map(|h| h.join().ok()).collect();
+            (main, helpers)
+        });
+        let nodes = main.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        let chosen = vote(&main, &helpers);
+        if chosen.best.is_none() {
             return SearchResult {
-                nodes: worker.nodes,
+                nodes,
                 ..self.fallback(board)
             };
         }
-        done(best, best_score, best_depth, worker.nodes, pv)
+        let pv = if chosen.best == main.best {
+            main.pv.clone()
+        } else {
+            chosen.pv.clone()
+        };
+        done(chosen.best, chosen.score, chosen.depth, nodes, pv)
     }
 
     /// Runs a fixed-depth search from a cleared table, as the bench does.
@@ -302,6 +282,118 @@ impl Searcher {
         let stop = AtomicBool::new(false);
         self.think(board, &Limits::depth(depth), &stop, &mut |_| {})
     }
+}
+
+/// What one thread's iterative deepening ended with.
+#[derive(Clone, Debug, Default)]
+struct Outcome {
+    best: Pos,
+    score: i32,
+    /// Depth of the last completed iteration.
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Pos>,
+}
+
+/// The main thread: iterative deepening under the time manager, reporting each
+/// completed iteration.
+fn main_iterate(
+    worker: &mut Worker,
+    limits: &Limits,
+    max_depth: i32,
+    start: Instant,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> Outcome {
+    let mut out = Outcome::default();
+    let mut stable = 0;
+    for depth in 1..=max_depth {
+        worker.may_abort = depth > 1;
+        let iteration_start = start.elapsed();
+        let previous_score = out.score;
+        let score = aspiration(worker, depth, out.score);
+        if worker.aborted {
+            break;
+        }
+        let line = worker.pv();
+        if let Some(&mv) = line.first() {
+            stable = if mv == out.best { stable + 1 } else { 0 };
+            out.best = mv;
+            out.score = score;
+            out.depth = depth as u32;
+            out.pv = line;
+        }
+        report(&SearchInfo {
+            depth: depth as u32,
+            score: out.score,
+            nodes: worker.nodes,
+            elapsed: start.elapsed(),
+            pv: out.pv.clone(),
+        });
+        let decided = is_decisive(out.score) && depth >= 2;
+        let falling = depth > 1 && out.score < previous_score - TIME_FALLING_SCORE;
+        // The next iteration takes a few times as long as this one: if it cannot
+        // finish before the hard limit, its time is better saved.
+        let elapsed = start.elapsed();
+        let next_iteration = (elapsed - iteration_start).saturating_mul(NEXT_ITERATION_FACTOR);
+        if decided
+            || elapsed >= time_target(limits, stable, falling)
+            || elapsed.saturating_add(next_iteration) > limits.hard
+            || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
+        {
+            break;
+        }
+    }
+    out.nodes = worker.nodes;
+    out
+}
+
+/// A helper thread of Lazy SMP: the same search on its own board and history, sharing
+/// the table, until the main thread finishes. Helpers skip some depths (by their id)
+/// so that the threads spread over different iterations and fill the table with
+/// different lines instead of repeating the main thread's work.
+fn helper_iterate(worker: &mut Worker, id: usize, max_depth: i32) -> Outcome {
+    let mut out = Outcome::default();
+    let (size, phase) = HELPER_SKIP[(id - 1) % HELPER_SKIP.len()];
+    worker.may_abort = true;
+    for depth in 1..=max_depth {
+        if depth > 1 && ((depth + phase) / size) % 2 != 0 {
+            continue;
+        }
+        let score = aspiration(worker, depth, out.score);
+        if worker.aborted {
+            break;
+        }
+        if let Some(&mv) = worker.pv().first() {
+            out.best = mv;
+            out.score = score;
+            out.depth = depth as u32;
+            out.pv = worker.pv();
+        }
+        if is_decisive(score) {
+            break;
+        }
+    }
+    out.nodes = worker.nodes;
+    out
+}
+
+/// The move of a Lazy SMP search: a proven win wins (the fastest), then the deepest
+/// completed iteration, the main thread breaking ties.
+fn vote<'a>(main: &'a Outcome, helpers: &'a [Outcome]) -> &'a Outcome {
+    let candidates = std::iter::once(main)
+        .chain(helpers)
+        .filter(|o| !o.best.is_none());
+    let fastest_win = candidates
+        .clone()
+        .filter(|o| o.score >= WIN_THRESHOLD)
+        .max_by_key(|o| o.score);
+    if let Some(win) = fastest_win {
+        return win;
+    }
+    candidates.fold(
+        main,
+        |chosen, o| if o.depth > chosen.depth { o } else { chosen },
+    )
 }
 
 /// When to stop starting iterations: early once the best move has held for a few

@@ -49,3 +49,7 @@ pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
 /// An iteration is expected to take at most this many times as long as the one before.
 pub const NEXT_ITERATION_FACTOR: u32 = 3;
+
+/// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
+/// depth d when ((d + phase) / size) is odd.
+pub const HELPER_SKIP: [(i32, i32); 6] = [(1, 1), (2, 0), (2, 1), (1, 0), (3, 1), (3, 2)];

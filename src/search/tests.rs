@@ -201,3 +201,51 @@ fn nbest_lists_distinct_moves_best_first() {
         r.nbest
     );
 }
+
+#[test]
+fn lazy_smp_threads_agree_on_forced_wins_and_play_legal_moves() {
+    let mut searcher = Searcher::new();
+    searcher.set_threads(3);
+    let stop = AtomicBool::new(false);
+    for r in records("renju_puzzles.jsonl")
+        .iter()
+        .filter(|r| r.get("type").as_str() == "vct")
+    {
+        let mut b = Board::new(15, 15, Rule::Renju);
+        for p in r.get("black").as_points() {
+            b.place(p, Color::Black);
+        }
+        for p in r.get("white").as_points() {
+            b.place(p, Color::White);
+        }
+        searcher.clear();
+        let res = searcher.think(&b, &Limits::depth(14), &stop, &mut |_| {});
+        assert!(b.is_empty(res.best), "{}", r.get("id").as_str());
+        assert!(!b.clone().is_forbidden_mut(res.best) || b.side_to_move() == Color::White);
+        assert!(
+            res.score >= WIN_THRESHOLD,
+            "{}: {}",
+            r.get("id").as_str(),
+            score_to_string(res.score)
+        );
+    }
+}
+
+#[test]
+fn vote_prefers_proven_wins_then_depth() {
+    let o = |best: (usize, usize), score: i32, depth: u32| Outcome {
+        best: Pos::new(best.0, best.1),
+        score,
+        depth,
+        nodes: 0,
+        pv: Vec::new(),
+    };
+    let main = o((1, 1), 50, 8);
+    assert_eq!(vote(&main, &[o((2, 2), 90, 7)]).best, Pos::new(1, 1));
+    assert_eq!(vote(&main, &[o((2, 2), -20, 9)]).best, Pos::new(2, 2));
+    assert_eq!(
+        vote(&main, &[o((2, 2), win_in(9), 6), o((3, 3), win_in(5), 4)]).best,
+        Pos::new(3, 3)
+    );
+    assert_eq!(vote(&main, &[Outcome::default()]).best, Pos::new(1, 1));
+}

@@ -6,7 +6,7 @@
 //! moves late in the list are reduced or, near the leaves, pruned; leaves try a small
 //! VCF before the static evaluation.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::params::*;
@@ -21,9 +21,14 @@ use crate::types::{GRID, Pos};
 
 /// Limits a worker checks while it searches.
 pub struct WorkerLimits<'a> {
+    /// The caller's stop request (`YXSTOP`, `END`).
     pub stop: &'a AtomicBool,
+    /// Set when the main thread has finished: helpers stop at once.
+    pub finished: &'a AtomicBool,
     pub deadline: Option<Instant>,
     pub max_nodes: Option<u64>,
+    /// Nodes of all threads, added in batches so threads rarely touch the shared line.
+    pub shared_nodes: &'a AtomicU64,
 }
 
 pub struct Worker<'a> {
@@ -89,13 +94,19 @@ impl<'a> Worker<'a> {
     }
 
     fn check_limits(&mut self) {
-        if self.limits.stop.load(Ordering::Relaxed) {
+        let all_nodes = self
+            .limits
+            .shared_nodes
+            .fetch_add(CHECK_INTERVAL, Ordering::Relaxed)
+            + CHECK_INTERVAL;
+        if self.limits.stop.load(Ordering::Relaxed) || self.limits.finished.load(Ordering::Relaxed)
+        {
             self.aborted = true;
         }
         if !self.may_abort {
             return;
         }
-        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m)
+        if self.limits.max_nodes.is_some_and(|m| all_nodes >= m)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
