@@ -75,6 +75,17 @@ impl Brain {
         }
     }
 
+    /// The brain's process id (of the wrapper, when `TENGEN_BRAIN` names one).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the brain is this build's own binary (not a wrapper named by
+    /// `TENGEN_BRAIN`), so that its process can be inspected directly.
+    pub fn is_native() -> bool {
+        std::env::var_os("TENGEN_BRAIN").is_none()
+    }
+
     /// A brain after `START size` (answered `OK`) with a short turn limit, so tests
     /// that think do not wait long.
     pub fn started(size: usize) -> Brain {

@@ -10,3 +10,4 @@ mod extensions;
 mod harness;
 mod league;
 mod lifecycle;
+mod memory;

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
-use crate::search::{Limits, Searcher, score_to_string};
+use crate::search::{BENCH_TT_BYTES, Limits, Searcher, score_to_string};
 use crate::types::{Color, Pos, Rule};
 
 /// Depth every bench position is searched to.
@@ -302,6 +302,7 @@ pub fn run_board() -> Vec<String> {
 pub fn run_threads(threads: usize, millis: u64) -> (Vec<String>, f64) {
     let mut searcher = Searcher::new();
     searcher.set_threads(threads);
+    searcher.resize_table(BENCH_TT_BYTES);
     let stop = AtomicBool::new(false);
     let budget = Duration::from_millis(millis);
     let limits = Limits {

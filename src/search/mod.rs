@@ -73,6 +73,8 @@ pub struct SearchResult {
 pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
+    /// Whether the table has been sized for a memory limit yet.
+    sized: bool,
 }
 
 impl Default for Searcher {
@@ -81,15 +83,27 @@ impl Default for Searcher {
     }
 }
 
-/// Table size before any memory limit is known.
-const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Table size of the bench, fixed so that the signature does not depend on memory
+/// settings.
+pub const BENCH_TT_BYTES: usize = 64 << 20;
 
 impl Searcher {
+    /// A searcher with a minimal table: the real one is allocated once the memory limit
+    /// is known (`set_memory`), or at the first search with the default limit, so that
+    /// the process never holds a table larger than the limit it is about to receive.
     pub fn new() -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(DEFAULT_TT_BYTES),
+            tt: TranspositionTable::new(tt::MIN_TABLE_BYTES),
             threads: 1,
+            sized: false,
         }
+    }
+
+    /// Gives the table exactly `bytes` (rounded down to whole buckets), whatever the
+    /// memory limit: for the bench and tools, not for games.
+    pub fn resize_table(&mut self, bytes: usize) {
+        self.tt.resize(bytes);
+        self.sized = true;
     }
 
     pub fn set_threads(&mut self, n: usize) {
@@ -104,6 +118,7 @@ impl Searcher {
     /// means the limit is too small to play within; the table then stays as small as
     /// the engine can play with.
     pub fn set_memory(&mut self, bytes: u64) -> Result<(), String> {
+        self.sized = true;
         match tt::table_bytes_for_limit(bytes, self.threads) {
             Some(size) => {
                 self.tt.resize(size);
@@ -132,6 +147,11 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
+        if !self.sized {
+            // No limit was given: the default one. The time it takes is taken from this
+            // move's budget, which counts from `start`.
+            let _ = self.set_memory(0);
+        }
         let nbest = limits.nbest.max(1);
         let mut excluded = Vec::new();
         let mut result = None;
@@ -278,6 +298,7 @@ impl Searcher {
 
     /// Runs a fixed-depth search from a cleared table, as the bench does.
     pub fn bench_search(&mut self, board: &Board, depth: u32) -> SearchResult {
+        self.resize_table(BENCH_TT_BYTES);
         self.clear();
         let stop = AtomicBool::new(false);
         self.think(board, &Limits::depth(depth), &stop, &mut |_| {})
