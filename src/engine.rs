@@ -681,6 +681,8 @@ mod tests {
         );
         assert!(e.set_hash_size(512).is_err());
         let mut e = engine();
+        // One thread: the default build's default (every core) needs more memory.
+        e.set_threads(1).unwrap();
         e.set_memory(30 << 20).unwrap();
         assert!(
             e.set_hash_size(1 << 20).is_ok(),
