@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::types::Pos;
+use crate::board::Board;
+use crate::types::{Color, Pos, Rule};
 
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -236,4 +237,16 @@ pub fn records(name: &str) -> Vec<Json> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| Json::parse(l).unwrap_or_else(|e| panic!("{path}: {e}")))
         .collect()
+}
+
+/// The 15×15 renju position of a shared record (`black` and `white` stone lists).
+pub fn renju_board(record: &Json) -> Board {
+    let mut b = Board::new(15, 15, Rule::Renju);
+    for p in record.get("black").as_points() {
+        b.place(p, Color::Black);
+    }
+    for p in record.get("white").as_points() {
+        b.place(p, Color::White);
+    }
+    b
 }

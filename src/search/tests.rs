@@ -1,5 +1,5 @@
 use super::*;
-use crate::testdata::records;
+use crate::testdata::{records, renju_board};
 use crate::types::{Color, Rule};
 
 fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
@@ -24,13 +24,7 @@ fn solves_every_shared_vct_puzzle() {
         .iter()
         .filter(|r| r.get("type").as_str() == "vct")
     {
-        let mut b = Board::new(15, 15, Rule::Renju);
-        for p in r.get("black").as_points() {
-            b.place(p, Color::Black);
-        }
-        for p in r.get("white").as_points() {
-            b.place(p, Color::White);
-        }
+        let b = renju_board(r);
         let res = search(&b, 14);
         if res.score < WIN_THRESHOLD {
             failures.push(format!(
@@ -211,13 +205,7 @@ fn lazy_smp_threads_agree_on_forced_wins_and_play_legal_moves() {
         .iter()
         .filter(|r| r.get("type").as_str() == "vct")
     {
-        let mut b = Board::new(15, 15, Rule::Renju);
-        for p in r.get("black").as_points() {
-            b.place(p, Color::Black);
-        }
-        for p in r.get("white").as_points() {
-            b.place(p, Color::White);
-        }
+        let b = renju_board(r);
         searcher.clear();
         let res = searcher.think(&b, &Limits::depth(14), &stop, &mut |_| {});
         assert!(b.is_empty(res.best), "{}", r.get("id").as_str());

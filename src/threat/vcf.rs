@@ -189,18 +189,7 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata::records;
-
-    fn puzzle_board(r: &crate::testdata::Json) -> Board {
-        let mut b = Board::new(15, 15, Rule::Renju);
-        for p in r.get("black").as_points() {
-            b.place(p, Color::Black);
-        }
-        for p in r.get("white").as_points() {
-            b.place(p, Color::White);
-        }
-        b
-    }
+    use crate::testdata::{records, renju_board};
 
     /// Replays a claimed win against every defence the rules allow, to check the solver's
     /// answer from outside it: the attacker's line must end in a five whatever happens.
@@ -247,7 +236,7 @@ mod tests {
             .collect();
         assert_eq!(puzzles.len(), 3);
         for r in &puzzles {
-            let mut b = puzzle_board(r);
+            let mut b = renju_board(r);
             let to_move = if r.get("to_move").as_str() == "black" {
                 Color::Black
             } else {
@@ -274,7 +263,7 @@ mod tests {
             .into_iter()
             .find(|r| r.get("id").as_str() == "P001")
             .expect("P001");
-        let mut b = puzzle_board(&r);
+        let mut b = renju_board(&r);
         assert!(Vcf::new(10_000_000).solve(&mut b, 10).is_none());
         assert!(Vcf::new(10_000_000).solve(&mut b, 12).is_some());
     }
