@@ -116,6 +116,9 @@ pub struct GameRecord {
     pub restarted: [bool; 2],
     /// Wall time from the first command to the end.
     pub duration: Duration,
+    /// Of that, the time the engines took to start (process, `ABOUT`) and to set up the
+    /// game (`START` and the INFO lines): theirs, not the arena's.
+    pub startup: Duration,
     pub transcript: Option<String>,
 }
 
@@ -147,6 +150,7 @@ pub fn play(
         started: [None, None],
         restarted: [false; 2],
         duration: Duration::ZERO,
+        startup: Duration::ZERO,
         transcript: None,
     };
     let outcome = run(
@@ -181,6 +185,7 @@ fn run(
         winner: Some(color.opp()),
         reason,
     };
+    let setup_began = Instant::now();
     for color in [Color::Black, Color::White] {
         let player = &mut players[color.index()];
         match player.engine.as_mut() {
@@ -198,6 +203,7 @@ fn run(
             return Ok(loss(color, start_failure(failure, "START")));
         }
     }
+    record.startup = setup_began.elapsed();
 
     let mut time_left = players.each_ref().map(|p| p.config.tc.match_ms as i64);
     // A side that has seen every stone but the opponent's last gets TURN; otherwise BOARD.

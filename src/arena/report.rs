@@ -36,6 +36,7 @@ pub struct Report<'a> {
     long_games: Vec<usize>,
     game_time: Duration,
     think_time: Duration,
+    startup_time: Duration,
     started: Instant,
     sprt_state: SprtState,
 }
@@ -60,6 +61,7 @@ impl<'a> Report<'a> {
             long_games: Vec::new(),
             game_time: Duration::ZERO,
             think_time: Duration::ZERO,
+            startup_time: Duration::ZERO,
             started: Instant::now(),
             sprt_state: SprtState::Continue,
         }
@@ -92,6 +94,7 @@ impl<'a> Report<'a> {
             self.long_games.push(job.number);
         }
         self.game_time += game.duration;
+        self.startup_time += game.startup;
         for m in &game.moves {
             let stats = &mut self.engines[job.players[m.color.index()]];
             stats.moves += 1;
@@ -283,16 +286,22 @@ impl<'a> Report<'a> {
             );
         }
         let game_secs = self.game_time.as_secs_f64();
-        let overhead = if game_secs > 0.0 {
-            100.0 * (1.0 - self.think_time.as_secs_f64() / game_secs)
-        } else {
-            0.0
+        let share = |d: f64| {
+            if game_secs > 0.0 {
+                100.0 * d / game_secs
+            } else {
+                0.0
+            }
         };
+        let startup = self.startup_time.as_secs_f64();
+        let arena = (game_secs - self.think_time.as_secs_f64() - startup).max(0.0);
         let _ = writeln!(
             out,
-            "Time: {:.1} s wall; {game_secs:.1} s in games, {:.1} s of it engines thinking (arena and engine start-up {overhead:.1}%)",
+            "Time: {:.1} s wall; {game_secs:.1} s in games: engines thinking {:.1} s, engines starting games {startup:.1} s ({:.1}%), arena {arena:.1} s ({:.1}%)",
             self.started.elapsed().as_secs_f64(),
-            self.think_time.as_secs_f64()
+            self.think_time.as_secs_f64(),
+            share(startup),
+            share(arena)
         );
         out
     }
