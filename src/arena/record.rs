@@ -149,6 +149,7 @@ mod tests {
             started: [None, None],
             restarted: [false; 2],
             duration: Duration::from_secs(1),
+            startup: Duration::ZERO,
             transcript: None,
         }
     }
