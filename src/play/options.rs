@@ -27,6 +27,10 @@ Options:
 
 Commands during the game: a move, undo, restart, hint, save FILE, help, quit.";
 
+/// Each search thread is an OS thread with a board and buffers of its own; a typo such
+/// as `--threads 1000` should be refused, not obeyed.
+const MAX_THREADS: usize = 256;
+
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -92,8 +96,8 @@ pub fn parse(args: &[String]) -> Result<Command> {
                     "--pause" => options.pause = seconds(value).with_context(context)?,
                     _ => {
                         options.threads = match value.parse() {
-                            Ok(n) if n > 0 => n,
-                            _ => bail!("{flag}: expected a positive number, got {value:?}"),
+                            Ok(n) if (1..=MAX_THREADS).contains(&n) => n,
+                            _ => bail!("{flag}: expected 1 to {MAX_THREADS}, got {value:?}"),
                         }
                     }
                 }
@@ -172,6 +176,7 @@ mod tests {
             &["--time", "-1"],
             &["--time", "soon"],
             &["--threads", "0"],
+            &["--threads", "257"],
             &["--time"],
             &["--fast"],
         ] {
