@@ -15,6 +15,7 @@ pub mod eval;
 pub mod movegen;
 pub mod output;
 pub mod platform;
+pub mod play;
 pub mod protocol;
 pub mod search;
 #[cfg(test)]

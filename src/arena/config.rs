@@ -401,7 +401,8 @@ pub fn split_command(text: &str) -> Result<Vec<String>> {
     Ok(words)
 }
 
-fn parse_rule(text: &str) -> Result<Rule> {
+/// `--rule`, shared with `play` so both commands take the same words.
+pub(crate) fn parse_rule(text: &str) -> Result<Rule> {
     Ok(match text {
         "0" | "freestyle" => Rule::Freestyle,
         "1" | "standard" => Rule::Standard,
@@ -411,7 +412,8 @@ fn parse_rule(text: &str) -> Result<Rule> {
     })
 }
 
-fn parse_size(text: &str) -> Result<(usize, usize)> {
+/// `--size`, shared with `play` so both commands take the same forms.
+pub(crate) fn parse_size(text: &str) -> Result<(usize, usize)> {
     let (w, h) = match text.split_once(['x', 'X']) {
         Some((w, h)) => (w.parse()?, h.parse()?),
         None => {

@@ -5,13 +5,16 @@
 //! the games to worker threads; `game` drives two `engine` processes through one game
 //! and asks the `referee` about every move; `report` prints progress and the summary
 //! using `stats`; `record` writes SGF and PSQ files.
+//!
+//! The terminal game (`crate::play`) saves its games with `record`, so they share one
+//! format, and takes `--rule` and `--size` as `config` does.
 
-mod config;
+pub(crate) mod config;
 mod engine;
-mod game;
+pub(crate) mod game;
 mod openings;
-mod record;
-mod referee;
+pub(crate) mod record;
+pub(crate) mod referee;
 mod report;
 mod schedule;
 mod stats;
@@ -119,6 +122,7 @@ fn write_records(
     let names = job.players.map(|e| config.engines[e].name.as_str());
     let summary = report::describe(game, names);
     let header = record::Header {
+        application: "Tengen arena",
         number: job.number,
         black: names[0],
         white: names[1],

@@ -17,6 +17,8 @@ use std::fmt::Write;
 
 /// What a record needs besides the game itself.
 pub struct Header<'a> {
+    /// The program that played the game (SGF `AP`).
+    pub application: &'a str,
     pub number: usize,
     pub black: &'a str,
     pub white: &'a str,
@@ -49,7 +51,8 @@ pub fn sgf(header: &Header, game: &GameRecord) -> String {
     };
     let _ = write!(
         out,
-        "(;FF[4]GM[4]CA[UTF-8]AP[Tengen arena]SZ[{size}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{result}]C[{}]",
+        "(;FF[4]GM[4]CA[UTF-8]AP[{}]SZ[{size}]RU[{}]GN[game {}]PB[{}]PW[{}]RE[{result}]C[{}]",
+        escape(header.application),
         header.rule,
         header.number,
         escape(header.black),
@@ -156,6 +159,7 @@ mod tests {
 
     fn header(width: usize, height: usize) -> Header<'static> {
         Header {
+            application: "Tengen arena",
             number: 3,
             black: "New",
             white: "Old",
