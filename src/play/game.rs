@@ -456,6 +456,7 @@ impl<W: Write> Game<W> {
             started: [None, None],
             restarted: [false; 2],
             duration: self.started.elapsed(),
+            startup: std::time::Duration::ZERO,
             transcript: None,
         };
         let sgf = path
