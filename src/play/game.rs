@@ -117,6 +117,11 @@ impl<W: Write> Game<W> {
         if let Err(note) = engine.set_threads(options.threads) {
             eprintln!("note: {note}");
         }
+        // Size the table now, while the person reads the board, rather than on the
+        // engine's first move, whose clock it would eat.
+        if let Err(note) = engine.set_memory(0) {
+            eprintln!("note: {note}");
+        }
         engine.new_game(options.width as i32, options.height as i32)?;
         Ok(Game {
             engine,
