@@ -15,7 +15,9 @@ use tengen::types::{Color, Pos, Rule};
 const HANG_LIMIT: Duration = Duration::from_secs(120);
 
 /// One search thread and 50 ms a move keep the sessions light on a shared machine.
-const FAST: [&str; 5] = ["--time", "0.05", "--threads", "1", "--no-color"];
+/// Fixed-depth search on one thread: Tengen's replies are the same on every run, so the
+/// scripted games cannot drift with the machine's load.
+const FAST: [&str; 5] = ["--depth", "3", "--threads", "1", "--no-color"];
 
 struct Session {
     child: Child,

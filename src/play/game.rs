@@ -218,6 +218,9 @@ impl<W: Write> Game<W> {
     }
 
     fn limits(&self) -> Limits {
+        if let Some(depth) = self.options.depth {
+            return Limits::depth(depth);
+        }
         Limits {
             soft: self.options.time.mul_f64(SOFT_SHARE),
             hard: self.options.time,

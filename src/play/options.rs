@@ -17,6 +17,8 @@ Options:
   --size N | WxH    board size, 5..32 (default 15)
   --color C         your stones: black (moves first) or white (default black)
   --time SECONDS    Tengen's thinking time per move (default 1; fractions allowed)
+  --depth N         search to exactly this depth instead of by time (weaker and
+                    repeatable: the same moves every game on one thread)
   --threads N       search threads (default: the build profile's, every core in the
                     default build)
   --watch           Tengen plays both sides while you watch
@@ -40,6 +42,8 @@ pub struct Options {
     /// The person's colour; `None` when Tengen plays both sides (`--watch`).
     pub human: Option<Color>,
     pub time: Duration,
+    /// A fixed search depth instead of the clock.
+    pub depth: Option<u32>,
     pub threads: usize,
     pub pause: Duration,
     pub no_color: bool,
@@ -53,6 +57,7 @@ impl Default for Options {
             height: 15,
             human: Some(Color::Black),
             time: Duration::from_secs(1),
+            depth: None,
             threads: platform::default_threads(),
             pause: Duration::from_millis(500),
             no_color: false,
@@ -75,7 +80,7 @@ pub fn parse(args: &[String]) -> Result<Command> {
             "-h" | "--help" => return Ok(Command::Help),
             "--watch" => watch = true,
             "--no-color" => options.no_color = true,
-            "--rule" | "--size" | "--color" | "--time" | "--threads" | "--pause" => {
+            "--rule" | "--size" | "--color" | "--time" | "--depth" | "--threads" | "--pause" => {
                 let value = args
                     .next()
                     .with_context(|| format!("{flag} needs a value"))?;
@@ -94,6 +99,12 @@ pub fn parse(args: &[String]) -> Result<Command> {
                     }
                     "--time" => options.time = seconds(value).with_context(context)?,
                     "--pause" => options.pause = seconds(value).with_context(context)?,
+                    "--depth" => {
+                        options.depth = match value.parse() {
+                            Ok(n) if (1..=60).contains(&n) => Some(n),
+                            _ => bail!("{flag}: expected 1 to 60, got {value:?}"),
+                        }
+                    }
                     _ => {
                         options.threads = match value.parse() {
                             Ok(n) if (1..=MAX_THREADS).contains(&n) => n,
@@ -164,6 +175,7 @@ mod tests {
         assert_eq!((o.rule, o.width, o.height), (Rule::Caro, 19, 19));
         assert_eq!(o.human, None);
         assert_eq!(o.pause, Duration::ZERO);
+        assert_eq!(parsed(&["--depth", "6"]).unwrap().depth, Some(6));
     }
 
     #[test]
@@ -177,6 +189,8 @@ mod tests {
             &["--time", "soon"],
             &["--threads", "0"],
             &["--threads", "257"],
+            &["--depth", "0"],
+            &["--depth", "deep"],
             &["--time"],
             &["--fast"],
         ] {
