@@ -108,6 +108,29 @@ impl<T: Copy> Grid<T> {
     }
 }
 
+/// Cells from a playing-area point to the farthest cell its lines reach, either way.
+const REACH: usize = PAD * (STRIDE + 1);
+/// Cells in a `Grid::window`.
+const WINDOW: usize = 2 * REACH + 1;
+
+impl<T> Grid<T> {
+    /// The cells within `REACH` of playing-area point `centre`, as an array: constant
+    /// offsets from the centre then need neither masks nor bounds checks.
+    #[inline(always)]
+    fn window(&self, centre: usize) -> &[T; WINDOW] {
+        (&self.0[centre - REACH..centre + REACH + 1])
+            .try_into()
+            .expect("WINDOW cells")
+    }
+
+    #[inline(always)]
+    fn window_mut(&mut self, centre: usize) -> &mut [T; WINDOW] {
+        (&mut self.0[centre - REACH..centre + REACH + 1])
+            .try_into()
+            .expect("WINDOW cells")
+    }
+}
+
 impl<T> std::ops::Index<usize> for Grid<T> {
     type Output = T;
     #[inline(always)]
@@ -130,25 +153,24 @@ pub struct Board {
     height: usize,
     rule: Rule,
     cells: Grid<Cell>,
-    /// `keys[dir][cell]`: the line key of the ten neighbours.
-    keys: [Grid<u32>; 4],
+    /// `keys[cell][dir]`: the line key of the ten neighbours.
+    keys: Grid<[u32; 4]>,
     patterns: Grid<CellPatterns>,
     /// Stones within two cells (Chebyshev distance), for candidate moves.
     near: Grid<u8>,
     history: Vec<(Pos, Color)>,
-    /// Cell patterns overwritten by each move, restored by undo instead of recomputed.
-    undo_log: Vec<(u16, CellPatterns)>,
-    /// Length of `undo_log` before each move of `history`.
-    undo_marks: Vec<u32>,
+    /// For each move of `history`, the patterns of the cells its lines touch before it,
+    /// restored by undo instead of recomputed.
+    undo_log: UndoLog,
     moves: Vec<Pos>,
     counts: [usize; 2],
     /// Points blocked by `block`.
     blocked: usize,
     hash: u64,
-    table: &'static PatternTable,
+    table: PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
     /// under this rule (see `eval.rs`).
-    cell_info: [&'static CellRole; 2],
+    cell_info: [CellRole; 2],
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
     /// `sums` before each move of `history`.
@@ -197,12 +219,11 @@ impl Board {
             height,
             rule,
             cells: Grid::new(Cell::Wall),
-            keys: [Grid::new(0), Grid::new(0), Grid::new(0), Grid::new(0)],
+            keys: Grid::new([0; 4]),
             patterns: Grid::new(CellPatterns::default()),
             near: Grid::new(0),
             history: Vec::with_capacity(width * height),
-            undo_log: Vec::with_capacity(width * height * 40),
-            undo_marks: Vec::with_capacity(width * height),
+            undo_log: UndoLog::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
             blocked: 0,
@@ -221,7 +242,7 @@ impl Board {
             for x in 0..width {
                 let p = Pos::new(x, y);
                 for d in 0..4 {
-                    board.keys[d][p.index()] = board.compute_key(p, d);
+                    board.keys[p.index()][d] = board.compute_key(p, d);
                 }
                 board.refresh_cell(p);
             }
@@ -354,8 +375,6 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][pos.index()];
         self.history.push((pos, color));
         self.moves.push(pos);
-        self.undo_marks.push(self.undo_log.len() as u32);
-        self.undo_log.reserve(8 * PAD);
         self.sums_stack.push(self.sums);
         self.remove_from_sums(pos);
         let b = &mut self.sums.bbox;
@@ -375,12 +394,7 @@ impl Board {
         self.cells[pos.index()] = Cell::Empty;
         self.counts[color.index()] -= 1;
         self.hash ^= ZOBRIST[color.index()][pos.index()];
-        self.clear_keys(pos, color as u32 + 1);
-        let mark = self.undo_marks.pop().unwrap_or(0) as usize;
-        for &(q, old) in self.undo_log[mark..].iter().rev() {
-            self.patterns[q as usize] = old;
-        }
-        self.undo_log.truncate(mark);
+        self.restore_lines(pos, color as u32 + 1);
         if let Some(sums) = self.sums_stack.pop() {
             self.sums = sums;
         }
@@ -393,11 +407,10 @@ impl Board {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
         self.blocked += 1;
-        // Blocks come before any move is taken back past them, so nothing is logged.
-        let mark = self.undo_log.len();
         self.remove_from_sums(pos);
         self.update_lines(pos, WALL);
-        self.undo_log.truncate(mark);
+        // Blocks come before any move is taken back past them, so nothing is logged.
+        self.undo_log.pop();
         debug_assert!(self.is_consistent_around(pos));
     }
 
@@ -405,42 +418,49 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
-        // Changes are gathered in locals and applied once: fewer dependent memory updates.
-        let mut potential = [0i32; 2];
-        let mut threats = [0u64; 2];
-        for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=PAD as isize {
-                for (q, s) in [
-                    (pos.index() as isize + step * k, slot(-k)),
-                    (pos.index() as isize - step * k, slot(k)),
-                ] {
-                    let q = q as usize;
-                    self.keys[d][q] |= code << (2 * s);
-                    if self.cells[q] == Cell::Empty {
-                        let old = self.patterns[q];
-                        let both = self.table.lookup(self.keys[d][q]);
-                        // Far cells often see no change: nothing to store or log.
-                        let nibbles = (old.0 >> (4 * d)) & 0xF | (old.0 >> (16 + 4 * d) & 0xF) << 8;
-                        if nibbles == both as u64 {
-                            continue;
-                        }
-                        let new = self.with_line(old, d, both);
-                        self.undo_log.push((q as u16, old));
-                        self.patterns[q] = new;
-                        for c in 0..2 {
-                            potential[c] += new.value(c) - old.value(c);
-                            threats[c] = threats[c]
-                                .wrapping_add(counted(new.shape(c)))
-                                .wrapping_sub(counted(old.shape(c)));
-                        }
-                    }
-                }
-            }
-        }
+        let i = pos.index();
+        let u = Update {
+            code,
+            keys: self.keys.window_mut(i),
+            cells: self.cells.window(i),
+            patterns: self.patterns.window_mut(i),
+            log: self.undo_log.push(),
+            table: self.table,
+            cell_info: self.cell_info,
+            potential: [0; 2],
+            threats: [0; 2],
+        };
+        // Freestyle patterns never depend on the cells five away (see the pattern tests),
+        // so their look-ups are skipped.
+        let (potential, threats) = if self.rule == Rule::Freestyle {
+            u.run::<false>()
+        } else {
+            u.run::<true>()
+        };
         for c in 0..2 {
             self.sums.potential[c] += potential[c];
             self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
         }
+    }
+
+    /// Undoes `update_lines`: removes cell code `code` at `pos` from the keys of its
+    /// neighbours and puts back their logged patterns.
+    #[inline]
+    fn restore_lines(&mut self, pos: Pos, code: u32) {
+        let Some(log) = self.undo_log.pop() else {
+            return;
+        };
+        let i = pos.index();
+        let mut r = Restore {
+            code,
+            keys: self.keys.window_mut(i),
+            patterns: self.patterns.window_mut(i),
+            log,
+        };
+        r.line::<0>();
+        r.line::<1>();
+        r.line::<2>();
+        r.line::<3>();
     }
 
     /// Takes the empty cell `pos`, about to be filled, out of the sums.
@@ -476,30 +496,11 @@ impl Board {
         sums
     }
 
-    /// Removes cell code `code` at `pos` from the keys of its neighbours.
-    #[inline]
-    fn clear_keys(&mut self, pos: Pos, code: u32) {
-        for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=PAD as isize {
-                let up = (pos.index() as isize + step * k) as usize;
-                let down = (pos.index() as isize - step * k) as usize;
-                self.keys[d][up] &= !(code << (2 * slot(-k)));
-                self.keys[d][down] &= !(code << (2 * slot(k)));
-            }
-        }
-    }
-
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
     /// refolded.
     #[inline]
-    fn with_line(&self, cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
-        let shift = 4 * d as u32;
-        let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
-        let lines =
-            (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
-        let black = self.cell_info[0].lookup(lines as u16) as u64;
-        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
-        CellPatterns(lines | black << 32 | white << 48)
+    fn with_line(&self, cp: CellPatterns, d: usize, both: u8) -> CellPatterns {
+        with_line(self.cell_info, cp, d, both)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -530,7 +531,7 @@ impl Board {
     /// The patterns of `pos` computed from its keys.
     fn fresh_patterns(&self, pos: Pos) -> CellPatterns {
         (0..4).fold(CellPatterns::default(), |cp, d| {
-            self.with_line(cp, d, self.table.lookup(self.keys[d][pos.index()]))
+            self.with_line(cp, d, self.table.lookup(self.keys[pos.index()][d]))
         })
     }
 
@@ -678,7 +679,7 @@ impl Board {
         if self.cells[p.index()] != Cell::Empty {
             return true;
         }
-        if (0..4).any(|d| self.compute_key(p, d) != self.keys[d][p.index()]) {
+        if (0..4).any(|d| self.compute_key(p, d) != self.keys[p.index()][d]) {
             return false;
         }
         let fresh = self.fresh_patterns(p);
@@ -718,6 +719,180 @@ impl Board {
             }
         }
         true
+    }
+}
+
+/// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
+/// refolded with the colours' cell tables.
+#[inline(always)]
+fn with_line(cell_info: [CellRole; 2], cp: CellPatterns, d: usize, both: u8) -> CellPatterns {
+    let shift = 4 * d as u32;
+    let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
+    let lines =
+        (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 4) as u64) << (16 + shift);
+    let black = cell_info[0].lookup(lines as u16) as u64;
+    let white = cell_info[1].lookup((lines >> 16) as u16) as u64;
+    CellPatterns(lines | black << 32 | white << 48)
+}
+
+/// One undo record per move on the board. Records past `len` are kept for reuse, so
+/// that making a move never clears or allocates one.
+struct UndoLog {
+    records: Vec<[CellPatterns; TOUCHED]>,
+    len: usize,
+}
+
+impl UndoLog {
+    fn with_capacity(moves: usize) -> UndoLog {
+        UndoLog {
+            records: Vec::with_capacity(moves),
+            len: 0,
+        }
+    }
+
+    /// A record for a new move, with stale contents the move overwrites.
+    #[inline]
+    fn push(&mut self) -> &mut [CellPatterns; TOUCHED] {
+        if self.len == self.records.len() {
+            self.records.push([CellPatterns::default(); TOUCHED]);
+        }
+        self.len += 1;
+        &mut self.records[self.len - 1]
+    }
+
+    /// The last move's record, taken off the log.
+    #[inline]
+    fn pop(&mut self) -> Option<&[CellPatterns; TOUCHED]> {
+        self.len = self.len.checked_sub(1)?;
+        Some(&self.records[self.len])
+    }
+}
+
+impl Clone for UndoLog {
+    fn clone(&self) -> UndoLog {
+        let mut records = Vec::with_capacity(self.records.capacity());
+        records.extend_from_slice(&self.records[..self.len]);
+        UndoLog {
+            records,
+            len: self.len,
+        }
+    }
+}
+
+/// Cells whose keys one move changes: `PAD` on each side along each of the four lines.
+const TOUCHED: usize = 8 * PAD;
+
+/// Slot in an undo record of the cell `k` steps along direction `d`.
+#[inline(always)]
+const fn log_slot(d: usize, k: isize) -> usize {
+    d * 2 * PAD
+        + if k > 0 {
+            k as usize - 1
+        } else {
+            PAD - 1 + (-k) as usize
+        }
+}
+
+/// One move's pattern update, unrolled over the forty touched cells so that every
+/// offset, shift and slot is a constant and the tables stay in registers.
+struct Update<'a> {
+    code: u32,
+    /// Windows centred on the move.
+    keys: &'a mut [[u32; 4]; WINDOW],
+    cells: &'a [Cell; WINDOW],
+    patterns: &'a mut [CellPatterns; WINDOW],
+    log: &'a mut [CellPatterns; TOUCHED],
+    table: PatternTable,
+    cell_info: [CellRole; 2],
+    potential: [i32; 2],
+    threats: [u64; 2],
+}
+
+impl Update<'_> {
+    /// The whole update; returns the changes to the potentials and threat counts.
+    /// `FAR`: whether the cells five away need their patterns looked up.
+    #[inline(never)]
+    fn run<const FAR: bool>(self) -> ([i32; 2], [u64; 2]) {
+        // A fresh local the optimiser keeps in registers: fields read through `self`
+        // would be reloaded after every store through the grids.
+        let mut u = Update { ..self };
+        u.line::<0, FAR>();
+        u.line::<1, FAR>();
+        u.line::<2, FAR>();
+        u.line::<3, FAR>();
+        (u.potential, u.threats)
+    }
+
+    #[inline(always)]
+    fn line<const D: usize, const FAR: bool>(&mut self) {
+        self.cell::<D, 1, true>();
+        self.cell::<D, -1, true>();
+        self.cell::<D, 2, true>();
+        self.cell::<D, -2, true>();
+        self.cell::<D, 3, true>();
+        self.cell::<D, -3, true>();
+        self.cell::<D, 4, true>();
+        self.cell::<D, -4, true>();
+        self.cell::<D, 5, FAR>();
+        self.cell::<D, -5, FAR>();
+    }
+
+    /// The cell `K` steps from the move along direction `D`; `LOOKUP` false when its
+    /// patterns cannot change under the rule.
+    #[inline(always)]
+    fn cell<const D: usize, const K: isize, const LOOKUP: bool>(&mut self) {
+        let q = (REACH as isize + DIRS[D] * K) as usize;
+        self.keys[q][D] |= self.code << (2 * slot(-K));
+        let old = self.patterns[q];
+        self.log[log_slot(D, K)] = old;
+        if !LOOKUP || self.cells[q] != Cell::Empty {
+            return;
+        }
+        let both = self.table.lookup(self.keys[q][D]);
+        // Far cells often see no change: nothing to store.
+        let nibbles = (old.0 >> (4 * D)) & 0xF | (old.0 >> (16 + 4 * D) & 0xF) << 4;
+        if nibbles == both as u64 {
+            return;
+        }
+        let new = with_line(self.cell_info, old, D, both);
+        self.patterns[q] = new;
+        for c in 0..2 {
+            self.potential[c] += new.value(c) - old.value(c);
+            self.threats[c] = self.threats[c]
+                .wrapping_add(counted(new.shape(c)))
+                .wrapping_sub(counted(old.shape(c)));
+        }
+    }
+}
+
+/// Undo of one `Update`.
+struct Restore<'a> {
+    code: u32,
+    keys: &'a mut [[u32; 4]; WINDOW],
+    patterns: &'a mut [CellPatterns; WINDOW],
+    log: &'a [CellPatterns; TOUCHED],
+}
+
+impl Restore<'_> {
+    #[inline(always)]
+    fn line<const D: usize>(&mut self) {
+        self.cell::<D, 1>();
+        self.cell::<D, -1>();
+        self.cell::<D, 2>();
+        self.cell::<D, -2>();
+        self.cell::<D, 3>();
+        self.cell::<D, -3>();
+        self.cell::<D, 4>();
+        self.cell::<D, -4>();
+        self.cell::<D, 5>();
+        self.cell::<D, -5>();
+    }
+
+    #[inline(always)]
+    fn cell<const D: usize, const K: isize>(&mut self) {
+        let q = (REACH as isize + DIRS[D] * K) as usize;
+        self.keys[q][D] &= !(self.code << (2 * slot(-K)));
+        self.patterns[q] = self.log[log_slot(D, K)];
     }
 }
 
