@@ -180,9 +180,10 @@ pub struct Board {
 /// Per-colour aggregates of the empty cells, kept up to date by make and undo.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Sums {
-    potential: [i32; 2],
-    /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
-    threats: [u64; 2],
+    /// Per colour, one word (see `contribution`): the biased values of the empty cells
+    /// summed in bits 0..24, and the number of cells with each counted shape in four
+    /// 10-bit fields above.
+    cells: [u64; 2],
     /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
     /// min > max).
     bbox: [u8; 4],
@@ -190,24 +191,35 @@ struct Sums {
 
 const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
 
-/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
-/// closed four, and renju black's possible forbidden points; other shapes are not
-/// counted. A move's changes are summed as whole words: the fields' final values are
-/// small and non-negative, so borrows between fields in between cancel out.
+/// Bit of the first shape-count field in `Sums::cells`; below it, the value sum. A
+/// cell's biased value is below 2^12, so 1024 cells sum below 2^22.
+const COUNT_SHIFT: u32 = 24;
+/// Bits of a shape-count field. Counted shapes need stones on the board, so fewer than
+/// 1024 empty cells can have one.
+const COUNT_BITS: u32 = 10;
+
+/// Field of each shape in `Sums::cells`: fives, open fours, the three kinds of closed
+/// four, and renju black's possible forbidden points; other shapes are not counted.
 const COUNTED: [u64; 16] = {
+    const fn field(f: u32) -> u64 {
+        1 << (COUNT_SHIFT + COUNT_BITS * f)
+    }
     let mut t = [0u64; 16];
-    t[Shape::Five as usize] = 1;
-    t[Shape::Flex4 as usize] = 1 << 16;
-    t[Shape::Block4 as usize] = 1 << 32;
-    t[Shape::Block4Plus as usize] = 1 << 32;
-    t[Shape::Block4Flex3 as usize] = 1 << 32;
-    t[Shape::MaybeForbidden as usize] = 1 << 48;
+    t[Shape::Five as usize] = field(0);
+    t[Shape::Flex4 as usize] = field(1);
+    t[Shape::Block4 as usize] = field(2);
+    t[Shape::Block4Plus as usize] = field(2);
+    t[Shape::Block4Flex3 as usize] = field(2);
+    t[Shape::MaybeForbidden as usize] = field(3);
     t
 };
 
+/// What an empty cell with colour info `info` (see `CellPatterns`) adds to that
+/// colour's word of `Sums::cells`. Changes are summed as whole words: the fields' final
+/// values are in range, so borrows between fields in between cancel out.
 #[inline(always)]
-fn counted(shape: u8) -> u64 {
-    COUNTED[shape as usize & 15]
+fn contribution(info: u16) -> u64 {
+    (info >> 4) as u64 + COUNTED[info as usize & 15]
 }
 
 impl Board {
@@ -427,19 +439,17 @@ impl Board {
             log: self.undo_log.push(),
             table: self.table,
             cell_info: self.cell_info,
-            potential: [0; 2],
-            threats: [0; 2],
+            sums: [0; 2],
         };
         // Freestyle patterns never depend on the cells five away (see the pattern tests),
         // so their look-ups are skipped.
-        let (potential, threats) = if self.rule == Rule::Freestyle {
+        let changes = if self.rule == Rule::Freestyle {
             u.run::<false>()
         } else {
             u.run::<true>()
         };
-        for c in 0..2 {
-            self.sums.potential[c] += potential[c];
-            self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
+        for (sum, change) in self.sums.cells.iter_mut().zip(changes) {
+            *sum = sum.wrapping_add(change);
         }
     }
 
@@ -468,8 +478,7 @@ impl Board {
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
         for c in 0..2 {
-            self.sums.potential[c] -= cp.value(c);
-            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
+            self.sums.cells[c] = self.sums.cells[c].wrapping_sub(contribution(cp.info(c)));
         }
     }
 
@@ -489,8 +498,7 @@ impl Board {
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
             for c in 0..2 {
-                sums.potential[c] += cp.value(c);
-                sums.threats[c] += counted(cp.shape(c));
+                sums.cells[c] += contribution(cp.info(c));
             }
         }
         sums
@@ -573,7 +581,8 @@ impl Board {
     /// The summed cell values of `color` over the empty cells (see `eval.rs`).
     #[inline]
     pub fn potential(&self, color: Color) -> i32 {
-        self.sums.potential[color.index()]
+        let biased = (self.sums.cells[color.index()] & ((1 << COUNT_SHIFT) - 1)) as i32;
+        biased - VALUE_BIAS * self.empty_count() as i32
     }
 
     /// Empty cells where `color` makes a five.
@@ -596,7 +605,8 @@ impl Board {
 
     #[inline]
     fn threat_field(&self, color: Color, field: u32) -> u32 {
-        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
+        let shift = COUNT_SHIFT + COUNT_BITS * field;
+        (self.sums.cells[color.index()] >> shift) as u32 & ((1 << COUNT_BITS) - 1)
     }
 
     /// Number of stones within two cells of `pos`.
@@ -804,15 +814,15 @@ struct Update<'a> {
     log: &'a mut [CellPatterns; TOUCHED],
     table: PatternTable,
     cell_info: [CellRole; 2],
-    potential: [i32; 2],
-    threats: [u64; 2],
+    /// Changes to `Sums::cells`.
+    sums: [u64; 2],
 }
 
 impl Update<'_> {
-    /// The whole update; returns the changes to the potentials and threat counts.
+    /// The whole update; returns the changes to `Sums::cells`.
     /// `FAR`: whether the cells five away need their patterns looked up.
     #[inline(never)]
-    fn run<const FAR: bool>(self) -> ([i32; 2], [u64; 2]) {
+    fn run<const FAR: bool>(self) -> [u64; 2] {
         // A fresh local the optimiser keeps in registers: fields read through `self`
         // would be reloaded after every store through the grids.
         let mut u = Update { ..self };
@@ -820,7 +830,7 @@ impl Update<'_> {
         u.line::<1, FAR>();
         u.line::<2, FAR>();
         u.line::<3, FAR>();
-        (u.potential, u.threats)
+        u.sums
     }
 
     #[inline(always)]
@@ -842,25 +852,30 @@ impl Update<'_> {
     #[inline(always)]
     fn cell<const D: usize, const K: isize, const LOOKUP: bool>(&mut self) {
         let q = (REACH as isize + DIRS[D] * K) as usize;
-        self.keys[q][D] |= self.code << (2 * slot(-K));
+        let key = self.keys[q][D] | self.code << (2 * slot(-K));
+        self.keys[q][D] = key;
         let old = self.patterns[q];
         self.log[log_slot(D, K)] = old;
         if !LOOKUP || self.cells[q] != Cell::Empty {
             return;
         }
-        let both = self.table.lookup(self.keys[q][D]);
+        let both = self.table.lookup(key) as u64;
+        // Both colours' patterns in their places among the cell's lines.
+        let placed = ((both & 0xF) | (both & 0xF0) << 12) << (4 * D);
+        let mask = 0x000F_000F << (4 * D);
         // Far cells often see no change: nothing to store.
-        let nibbles = (old.0 >> (4 * D)) & 0xF | (old.0 >> (16 + 4 * D) & 0xF) << 4;
-        if nibbles == both as u64 {
+        if old.0 & mask == placed {
             return;
         }
-        let new = with_line(self.cell_info, old, D, both);
+        let lines = old.0 & 0xFFFF_FFFF & !mask | placed;
+        let black = self.cell_info[0].lookup(lines as u16) as u64;
+        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
+        let new = CellPatterns(lines | black << 32 | white << 48);
         self.patterns[q] = new;
         for c in 0..2 {
-            self.potential[c] += new.value(c) - old.value(c);
-            self.threats[c] = self.threats[c]
-                .wrapping_add(counted(new.shape(c)))
-                .wrapping_sub(counted(old.shape(c)));
+            self.sums[c] = self.sums[c]
+                .wrapping_add(contribution(new.info(c)))
+                .wrapping_sub(contribution(old.info(c)));
         }
     }
 }
