@@ -12,7 +12,6 @@ use std::sync::OnceLock;
 
 use crate::board::Board;
 use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
-use crate::types::Rule;
 
 /// Value of one line pattern at an empty cell, indexed by `Pattern as usize`.
 pub const LINE_VALUE: [i16; 12] = [
@@ -61,45 +60,34 @@ pub const VALUE_BIAS: i32 = 64;
 /// patterns (a nibble each), for one colour role: black under renju, where forbidden
 /// shapes are worth nothing, or everyone else.
 ///
-/// One direct 128 KB table per role: a single look-up on the hot path of every move,
-/// resident in the level-2 cache. The arrays live for the whole run, so a role is a
-/// pointer that boards copy.
+/// Both roles share one array, everyone else's first: a direct look-up on the hot path
+/// of every move, resident in the level-2 cache, with one base pointer. The array lives
+/// for the whole run, so the table is a pointer that boards copy.
 #[derive(Clone, Copy)]
-pub struct CellRole {
-    info: &'static [u16; SHAPE_SPACE],
-}
-
-impl CellRole {
-    /// Shape and value for the packed line patterns of one colour.
-    #[inline(always)]
-    pub fn lookup(self, lines: u16) -> u16 {
-        self.info[lines as usize]
-    }
-}
-
-/// The two colour roles' tables.
 pub struct CellTable {
-    roles: [CellRole; 2],
+    info: &'static [u16; 2 * SHAPE_SPACE],
 }
 
 impl CellTable {
-    pub fn get() -> &'static CellTable {
+    pub fn get() -> CellTable {
         static TABLE: OnceLock<CellTable> = OnceLock::new();
-        TABLE.get_or_init(|| CellTable {
-            roles: [build(false), build(true)],
-        })
+        *TABLE.get_or_init(build)
     }
 
-    /// The tables black and white use under `rule`.
-    pub fn for_rule(&'static self, rule: Rule) -> [CellRole; 2] {
-        [self.roles[(rule == Rule::Renju) as usize], self.roles[0]]
+    /// Shape and value for the packed line patterns of one colour; `renju_black` for
+    /// black under renju.
+    #[inline(always)]
+    pub fn lookup(self, renju_black: bool, lines: u16) -> u16 {
+        self.info[(renju_black as usize) << 16 | lines as usize]
     }
 }
 
-fn build(renju_black: bool) -> CellRole {
+fn build() -> CellTable {
     let shapes = ShapeTable::get();
-    let info: Vec<u16> = (0..SHAPE_SPACE)
-        .map(|packed| {
+    let info: Vec<u16> = [false, true]
+        .into_iter()
+        .flat_map(|renju_black| (0..SHAPE_SPACE).map(move |packed| (renju_black, packed)))
+        .map(|(renju_black, packed)| {
             // Nibbles above the last pattern never occur on a board; fold them onto Dead.
             let patterns = [0, 4, 8, 12].map(|s| match (packed >> s) as u8 & 15 {
                 nibble @ 0..=11 => Pattern::from_u8(nibble),
@@ -119,11 +107,11 @@ fn build(renju_black: bool) -> CellRole {
             shape as u16 | biased << 4
         })
         .collect();
-    let info: Box<[u16; SHAPE_SPACE]> = info
+    let info: Box<[u16; 2 * SHAPE_SPACE]> = info
         .into_boxed_slice()
         .try_into()
-        .expect("SHAPE_SPACE entries");
-    CellRole {
+        .expect("two roles of SHAPE_SPACE entries");
+    CellTable {
         info: Box::leak(info),
     }
 }

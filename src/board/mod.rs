@@ -12,7 +12,7 @@
 pub mod pattern;
 mod renju;
 
-use crate::eval::{CellRole, CellTable, VALUE_BIAS};
+use crate::eval::{CellTable, VALUE_BIAS};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
 use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
@@ -45,7 +45,7 @@ impl Cell {
 /// | white info | black info | white lines| black lines|
 /// +------------+------------+------------+------------+
 /// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
-/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellRole)
+/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellTable)
 /// ```
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct CellPatterns(u64);
@@ -170,7 +170,7 @@ pub struct Board {
     table: PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
     /// under this rule (see `eval.rs`).
-    cell_info: [CellRole; 2],
+    cell_info: CellTable,
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
     /// `sums` before each move of `history`.
@@ -241,7 +241,7 @@ impl Board {
             blocked: 0,
             hash: 0,
             table: PatternTable::get(rule),
-            cell_info: CellTable::get().for_rule(rule),
+            cell_info: CellTable::get(),
             sums: Sums::default(),
             sums_stack: Vec::with_capacity(width * height),
         };
@@ -443,10 +443,10 @@ impl Board {
         };
         // Freestyle patterns never depend on the cells five away (see the pattern tests),
         // so their look-ups are skipped.
-        let changes = if self.rule == Rule::Freestyle {
-            u.run::<false>()
-        } else {
-            u.run::<true>()
+        let changes = match self.rule {
+            Rule::Freestyle => u.run::<false, false>(),
+            Rule::Renju => u.run::<true, true>(),
+            Rule::Standard | Rule::Caro => u.run::<true, false>(),
         };
         for (sum, change) in self.sums.cells.iter_mut().zip(changes) {
             *sum = sum.wrapping_add(change);
@@ -508,7 +508,7 @@ impl Board {
     /// refolded.
     #[inline]
     fn with_line(&self, cp: CellPatterns, d: usize, both: u8) -> CellPatterns {
-        with_line(self.cell_info, cp, d, both)
+        with_line(self.cell_info, self.rule == Rule::Renju, cp, d, both)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -735,13 +735,19 @@ impl Board {
 /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
 /// refolded with the colours' cell tables.
 #[inline(always)]
-fn with_line(cell_info: [CellRole; 2], cp: CellPatterns, d: usize, both: u8) -> CellPatterns {
+fn with_line(
+    cell_info: CellTable,
+    renju: bool,
+    cp: CellPatterns,
+    d: usize,
+    both: u8,
+) -> CellPatterns {
     let shift = 4 * d as u32;
     let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
     let lines =
         (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 4) as u64) << (16 + shift);
-    let black = cell_info[0].lookup(lines as u16) as u64;
-    let white = cell_info[1].lookup((lines >> 16) as u16) as u64;
+    let black = cell_info.lookup(renju, lines as u16) as u64;
+    let white = cell_info.lookup(false, (lines >> 16) as u16) as u64;
     CellPatterns(lines | black << 32 | white << 48)
 }
 
@@ -813,44 +819,45 @@ struct Update<'a> {
     patterns: &'a mut [CellPatterns; WINDOW],
     log: &'a mut [CellPatterns; TOUCHED],
     table: PatternTable,
-    cell_info: [CellRole; 2],
+    cell_info: CellTable,
     /// Changes to `Sums::cells`.
     sums: [u64; 2],
 }
 
 impl Update<'_> {
     /// The whole update; returns the changes to `Sums::cells`.
-    /// `FAR`: whether the cells five away need their patterns looked up.
+    /// `FAR`: whether the cells five away need their patterns looked up; `RENJU`:
+    /// black's cell table is renju's.
     #[inline(never)]
-    fn run<const FAR: bool>(self) -> [u64; 2] {
+    fn run<const FAR: bool, const RENJU: bool>(self) -> [u64; 2] {
         // A fresh local the optimiser keeps in registers: fields read through `self`
         // would be reloaded after every store through the grids.
         let mut u = Update { ..self };
-        u.line::<0, FAR>();
-        u.line::<1, FAR>();
-        u.line::<2, FAR>();
-        u.line::<3, FAR>();
+        u.line::<0, FAR, RENJU>();
+        u.line::<1, FAR, RENJU>();
+        u.line::<2, FAR, RENJU>();
+        u.line::<3, FAR, RENJU>();
         u.sums
     }
 
     #[inline(always)]
-    fn line<const D: usize, const FAR: bool>(&mut self) {
-        self.cell::<D, 1, true>();
-        self.cell::<D, -1, true>();
-        self.cell::<D, 2, true>();
-        self.cell::<D, -2, true>();
-        self.cell::<D, 3, true>();
-        self.cell::<D, -3, true>();
-        self.cell::<D, 4, true>();
-        self.cell::<D, -4, true>();
-        self.cell::<D, 5, FAR>();
-        self.cell::<D, -5, FAR>();
+    fn line<const D: usize, const FAR: bool, const RENJU: bool>(&mut self) {
+        self.cell::<D, 1, true, RENJU>();
+        self.cell::<D, -1, true, RENJU>();
+        self.cell::<D, 2, true, RENJU>();
+        self.cell::<D, -2, true, RENJU>();
+        self.cell::<D, 3, true, RENJU>();
+        self.cell::<D, -3, true, RENJU>();
+        self.cell::<D, 4, true, RENJU>();
+        self.cell::<D, -4, true, RENJU>();
+        self.cell::<D, 5, FAR, RENJU>();
+        self.cell::<D, -5, FAR, RENJU>();
     }
 
     /// The cell `K` steps from the move along direction `D`; `LOOKUP` false when its
     /// patterns cannot change under the rule.
     #[inline(always)]
-    fn cell<const D: usize, const K: isize, const LOOKUP: bool>(&mut self) {
+    fn cell<const D: usize, const K: isize, const LOOKUP: bool, const RENJU: bool>(&mut self) {
         let q = (REACH as isize + DIRS[D] * K) as usize;
         let key = self.keys[q][D] | self.code << (2 * slot(-K));
         self.keys[q][D] = key;
@@ -868,8 +875,8 @@ impl Update<'_> {
             return;
         }
         let lines = old.0 & 0xFFFF_FFFF & !mask | placed;
-        let black = self.cell_info[0].lookup(lines as u16) as u64;
-        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
+        let black = self.cell_info.lookup(RENJU, lines as u16) as u64;
+        let white = self.cell_info.lookup(false, (lines >> 16) as u16) as u64;
         let new = CellPatterns(lines | black << 32 | white << 48);
         self.patterns[q] = new;
         for c in 0..2 {

@@ -316,15 +316,15 @@ const HALF_BITS: u32 = KEY_BITS / 2;
 /// level-2 cache on the hot path of every move. Rows are `ROW` entries apart so that an
 /// index is a shift and an or, masked into range without a bounds check.
 ///
-/// The arrays live for the whole run; the table is a handful of pointers that a board
-/// copies, so the hot loop holds them in registers.
+/// The arrays live for the whole run in one allocation; the table is a pointer that a
+/// board copies, so the hot loop holds it in a register.
 #[derive(Clone, Copy)]
-pub struct PatternTable {
-    /// Left half-key to its id times `ROW`.
-    left: &'static [u32; 1 << HALF_BITS],
-    /// Right half-key to its id.
-    right: &'static [u32; 1 << HALF_BITS],
-    entries: &'static [u8; ENTRIES],
+pub struct PatternTable(&'static PatternData);
+
+struct PatternData {
+    /// Left half-key to its id times `ROW`, then right half-key to its id.
+    halves: [u32; 2 << HALF_BITS],
+    entries: [u8; ENTRIES],
 }
 
 /// Distance between the rows of `PatternTable::entries`: `HALVES` rounded up to a power
@@ -374,11 +374,17 @@ impl PatternTable {
 
     fn build(rule: Rule) -> PatternTable {
         // Slots 4..0 are offsets -1..-5, slots 0..4 of the high half are +1..+5.
-        let (mut left, left_reps) = half_ids([4, 3, 2, 1, 0]);
-        for id in left.iter_mut() {
-            *id *= ROW as u32;
-        }
+        let mut data = Box::new(PatternData {
+            halves: [0; 2 << HALF_BITS],
+            entries: [0; ENTRIES],
+        });
+        let (left, left_reps) = half_ids([4, 3, 2, 1, 0]);
         let (right, right_reps) = half_ids([0, 1, 2, 3, 4]);
+        let (left_ids, right_ids) = data.halves.split_at_mut(1 << HALF_BITS);
+        for (slot, &id) in left_ids.iter_mut().zip(left.iter()) {
+            *slot = id * ROW as u32;
+        }
+        right_ids.copy_from_slice(&right[..]);
         let mut black = Classifier {
             rule: FiveRule::of(rule, Color::Black),
             memo: vec![UNKNOWN; KEY_SPACE],
@@ -387,32 +393,25 @@ impl PatternTable {
             rule: FiveRule::of(rule, Color::White),
             memo: vec![UNKNOWN; KEY_SPACE],
         };
-        let mut entries: Box<[u8; ENTRIES]> = vec![0u8; ENTRIES]
-            .into_boxed_slice()
-            .try_into()
-            .expect("ENTRIES slots");
         for (l, &lr) in left_reps.iter().enumerate() {
             for (r, &rr) in right_reps.iter().enumerate() {
                 let key = lr | rr << HALF_BITS;
                 let b = black.classify(key) as u8;
                 let w = white.classify(swap_colors(key)) as u8;
-                entries[l * ROW + r] = b | w << 4;
+                data.entries[l * ROW + r] = b | w << 4;
             }
         }
-        PatternTable {
-            left: Box::leak(left),
-            right: Box::leak(right),
-            entries: Box::leak(entries),
-        }
+        PatternTable(Box::leak(data))
     }
 
     /// Both colours' patterns for a key, packed (black low nibble, white high nibble).
     #[inline(always)]
     pub fn lookup(&self, key: u32) -> u8 {
         const HALF_MASK: usize = (1 << HALF_BITS) - 1;
-        let l = self.left[key as usize & HALF_MASK];
-        let r = self.right[(key >> HALF_BITS) as usize & HALF_MASK];
-        self.entries[(l | r) as usize & (ENTRIES - 1)]
+        let halves = &self.0.halves;
+        let l = halves[key as usize & HALF_MASK];
+        let r = halves[(1 << HALF_BITS) + ((key >> HALF_BITS) as usize & HALF_MASK)];
+        self.0.entries[(l | r) as usize & (ENTRIES - 1)]
     }
 }
 
