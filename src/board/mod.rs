@@ -42,23 +42,26 @@ impl Cell {
 /// ```text
 ///  63        48 47        32 31        16 15         0
 /// +------------+------------+------------+------------+
-/// | white info | black info | white lines| black lines|
+/// | white lines| white info | black lines| black info |
 /// +------------+------------+------------+------------+
 /// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
 /// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellTable)
 /// ```
+///
+/// Each colour's value sits at the bottom of its own 32-bit half, so masking a word
+/// gives both values ready to be summed side by side (see `Sums::values`).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct CellPatterns(u64);
 
 impl CellPatterns {
     #[inline(always)]
     fn lines(self, c: usize) -> u16 {
-        (self.0 >> (16 * c)) as u16
+        (self.0 >> (16 + 32 * c)) as u16
     }
 
     #[inline(always)]
     fn info(self, c: usize) -> u16 {
-        (self.0 >> (32 + 16 * c)) as u16
+        (self.0 >> (32 * c)) as u16
     }
 
     #[inline(always)]
@@ -180,10 +183,13 @@ pub struct Board {
 /// Per-colour aggregates of the empty cells, kept up to date by make and undo.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Sums {
-    /// Per colour, one word (see `contribution`): the biased values of the empty cells
-    /// summed in bits 0..24, and the number of cells with each counted shape in four
-    /// 10-bit fields above.
-    cells: [u64; 2],
+    /// The biased values of the empty cells times 16, black's in the low half and
+    /// white's in the high half: the sum of `CellPatterns` words masked with `VALUES`.
+    /// Each half stays below 2^26, and a move's changes are summed as whole words, so
+    /// a borrow out of the low half in between cancels out.
+    values: u64,
+    /// Per colour, cells with the counted shapes, a 16-bit field each (see `COUNTED`).
+    threats: [u64; 2],
     /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
     /// min > max).
     bbox: [u8; 4],
@@ -191,35 +197,30 @@ struct Sums {
 
 const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
 
-/// Bit of the first shape-count field in `Sums::cells`; below it, the value sum. A
-/// cell's biased value is below 2^12, so 1024 cells sum below 2^22.
-const COUNT_SHIFT: u32 = 24;
-/// Bits of a shape-count field. Counted shapes need stones on the board, so fewer than
-/// 1024 empty cells can have one.
-const COUNT_BITS: u32 = 10;
+/// The value bits of both colours in a `CellPatterns` word.
+const VALUES: u64 = 0xFFF0 | 0xFFF0 << 32;
 
-/// Field of each shape in `Sums::cells`: fives, open fours, the three kinds of closed
-/// four, and renju black's possible forbidden points; other shapes are not counted.
+/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
+/// closed four, and renju black's possible forbidden points; other shapes are not
+/// counted. A move's changes are summed as whole words: the fields' final values are
+/// small and non-negative, so borrows between fields in between cancel out.
 const COUNTED: [u64; 16] = {
-    const fn field(f: u32) -> u64 {
-        1 << (COUNT_SHIFT + COUNT_BITS * f)
-    }
     let mut t = [0u64; 16];
-    t[Shape::Five as usize] = field(0);
-    t[Shape::Flex4 as usize] = field(1);
-    t[Shape::Block4 as usize] = field(2);
-    t[Shape::Block4Plus as usize] = field(2);
-    t[Shape::Block4Flex3 as usize] = field(2);
-    t[Shape::MaybeForbidden as usize] = field(3);
+    t[Shape::Five as usize] = 1;
+    t[Shape::Flex4 as usize] = 1 << 16;
+    t[Shape::Block4 as usize] = 1 << 32;
+    t[Shape::Block4Plus as usize] = 1 << 32;
+    t[Shape::Block4Flex3 as usize] = 1 << 32;
+    t[Shape::MaybeForbidden as usize] = 1 << 48;
     t
 };
 
-/// What an empty cell with colour info `info` (see `CellPatterns`) adds to that
-/// colour's word of `Sums::cells`. Changes are summed as whole words: the fields' final
-/// values are in range, so borrows between fields in between cancel out.
+/// Shape bit 3 of both colours: every counted shape but `MaybeForbidden` has it.
+const HIGH_SHAPES: u64 = 8 | 8 << 32;
+
 #[inline(always)]
-fn contribution(info: u16) -> u64 {
-    (info >> 4) as u64 + COUNTED[info as usize & 15]
+fn counted(shape: u8) -> u64 {
+    COUNTED[shape as usize & 15]
 }
 
 impl Board {
@@ -439,16 +440,18 @@ impl Board {
             log: self.undo_log.push(),
             table: self.table,
             cell_info: self.cell_info,
-            sums: [0; 2],
+            values: 0,
+            threats: [0; 2],
         };
         // Freestyle patterns never depend on the cells five away (see the pattern tests),
         // so their look-ups are skipped.
-        let changes = match self.rule {
+        let (values, threats) = match self.rule {
             Rule::Freestyle => u.run::<false, false>(),
             Rule::Renju => u.run::<true, true>(),
             Rule::Standard | Rule::Caro => u.run::<true, false>(),
         };
-        for (sum, change) in self.sums.cells.iter_mut().zip(changes) {
+        self.sums.values = self.sums.values.wrapping_add(values);
+        for (sum, change) in self.sums.threats.iter_mut().zip(threats) {
             *sum = sum.wrapping_add(change);
         }
     }
@@ -477,8 +480,9 @@ impl Board {
     #[inline]
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
+        self.sums.values -= cp.0 & VALUES;
         for c in 0..2 {
-            self.sums.cells[c] = self.sums.cells[c].wrapping_sub(contribution(cp.info(c)));
+            self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
         }
     }
 
@@ -497,8 +501,9 @@ impl Board {
         }
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
+            sums.values += cp.0 & VALUES;
             for c in 0..2 {
-                sums.cells[c] += contribution(cp.info(c));
+                sums.threats[c] += counted(cp.shape(c));
             }
         }
         sums
@@ -581,8 +586,8 @@ impl Board {
     /// The summed cell values of `color` over the empty cells (see `eval.rs`).
     #[inline]
     pub fn potential(&self, color: Color) -> i32 {
-        let biased = (self.sums.cells[color.index()] & ((1 << COUNT_SHIFT) - 1)) as i32;
-        biased - VALUE_BIAS * self.empty_count() as i32
+        let biased = (self.sums.values >> (32 * color.index())) as u32 >> 4;
+        biased as i32 - VALUE_BIAS * self.empty_count() as i32
     }
 
     /// Empty cells where `color` makes a five.
@@ -605,8 +610,7 @@ impl Board {
 
     #[inline]
     fn threat_field(&self, color: Color, field: u32) -> u32 {
-        let shift = COUNT_SHIFT + COUNT_BITS * field;
-        (self.sums.cells[color.index()] >> shift) as u32 & ((1 << COUNT_BITS) - 1)
+        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
     }
 
     /// Number of stones within two cells of `pos`.
@@ -742,13 +746,13 @@ fn with_line(
     d: usize,
     both: u8,
 ) -> CellPatterns {
-    let shift = 4 * d as u32;
-    let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
-    let lines =
-        (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 4) as u64) << (16 + shift);
-    let black = cell_info.lookup(renju, lines as u16) as u64;
-    let white = cell_info.lookup(false, (lines >> 16) as u16) as u64;
-    CellPatterns(lines | black << 32 | white << 48)
+    let both = both as u64;
+    let mask = LINE_NIBBLES << (4 * d);
+    let placed = ((both & 0xF) << 16 | (both & 0xF0) << 44) << (4 * d);
+    let lines = cp.0 & LINES & !mask | placed;
+    let black = cell_info.lookup(renju, (lines >> 16) as u16) as u64;
+    let white = cell_info.lookup(false, (lines >> 48) as u16) as u64;
+    CellPatterns(lines | black | white << 32)
 }
 
 /// One undo record per move on the board. Records past `len` are kept for reuse, so
@@ -795,6 +799,11 @@ impl Clone for UndoLog {
     }
 }
 
+/// The line patterns of both colours in a `CellPatterns` word.
+const LINES: u64 = 0xFFFF_0000_FFFF_0000;
+/// Direction 0's pattern nibbles of both colours in a `CellPatterns` word.
+const LINE_NIBBLES: u64 = 0xF << 16 | 0xF << 48;
+
 /// Cells whose keys one move changes: `PAD` on each side along each of the four lines.
 const TOUCHED: usize = 8 * PAD;
 
@@ -820,16 +829,17 @@ struct Update<'a> {
     log: &'a mut [CellPatterns; TOUCHED],
     table: PatternTable,
     cell_info: CellTable,
-    /// Changes to `Sums::cells`.
-    sums: [u64; 2],
+    /// Changes to `Sums::values` and `Sums::threats`.
+    values: u64,
+    threats: [u64; 2],
 }
 
 impl Update<'_> {
-    /// The whole update; returns the changes to `Sums::cells`.
+    /// The whole update; returns the changes to `Sums::values` and `Sums::threats`.
     /// `FAR`: whether the cells five away need their patterns looked up; `RENJU`:
     /// black's cell table is renju's.
     #[inline(never)]
-    fn run<const FAR: bool, const RENJU: bool>(self) -> [u64; 2] {
+    fn run<const FAR: bool, const RENJU: bool>(self) -> (u64, [u64; 2]) {
         // A fresh local the optimiser keeps in registers: fields read through `self`
         // would be reloaded after every store through the grids.
         let mut u = Update { ..self };
@@ -837,7 +847,7 @@ impl Update<'_> {
         u.line::<1, FAR, RENJU>();
         u.line::<2, FAR, RENJU>();
         u.line::<3, FAR, RENJU>();
-        u.sums
+        (u.values, u.threats)
     }
 
     #[inline(always)]
@@ -868,21 +878,31 @@ impl Update<'_> {
         }
         let both = self.table.lookup(key) as u64;
         // Both colours' patterns in their places among the cell's lines.
-        let placed = ((both & 0xF) | (both & 0xF0) << 12) << (4 * D);
-        let mask = 0x000F_000F << (4 * D);
+        let placed = ((both & 0xF) << 16 | (both & 0xF0) << 44) << (4 * D);
+        let mask = LINE_NIBBLES << (4 * D);
         // Far cells often see no change: nothing to store.
         if old.0 & mask == placed {
             return;
         }
-        let lines = old.0 & 0xFFFF_FFFF & !mask | placed;
-        let black = self.cell_info.lookup(RENJU, lines as u16) as u64;
-        let white = self.cell_info.lookup(false, (lines >> 16) as u16) as u64;
-        let new = CellPatterns(lines | black << 32 | white << 48);
+        let lines = old.0 & LINES & !mask | placed;
+        let black = self.cell_info.lookup(RENJU, (lines >> 16) as u16) as u64;
+        let white = self.cell_info.lookup(false, (lines >> 48) as u16) as u64;
+        let new = CellPatterns(lines | black | white << 32);
         self.patterns[q] = new;
-        for c in 0..2 {
-            self.sums[c] = self.sums[c]
-                .wrapping_add(contribution(new.info(c)))
-                .wrapping_sub(contribution(old.info(c)));
+        self.values = self
+            .values
+            .wrapping_add(new.0 & VALUES)
+            .wrapping_sub(old.0 & VALUES);
+        // Most changes involve no counted shape on either side: skip the counting.
+        let maybe_forbidden = RENJU
+            && (old.shape(0) == Shape::MaybeForbidden as u8
+                || new.shape(0) == Shape::MaybeForbidden as u8);
+        if (old.0 | new.0) & HIGH_SHAPES != 0 || maybe_forbidden {
+            for c in 0..2 {
+                self.threats[c] = self.threats[c]
+                    .wrapping_add(counted(new.shape(c)))
+                    .wrapping_sub(counted(old.shape(c)));
+            }
         }
     }
 }
