@@ -470,10 +470,11 @@ impl Board {
             patterns: self.patterns.window_mut(i),
             log,
         };
-        r.line::<0>();
-        r.line::<1>();
-        r.line::<2>();
-        r.line::<3>();
+        if self.rule == Rule::Freestyle {
+            r.run::<false>();
+        } else {
+            r.run::<true>();
+        }
     }
 
     /// Takes the empty cell `pos`, about to be filled, out of the sums.
@@ -865,15 +866,18 @@ impl Update<'_> {
     }
 
     /// The cell `K` steps from the move along direction `D`; `LOOKUP` false when its
-    /// patterns cannot change under the rule.
+    /// patterns cannot change under the rule (they are then not logged either).
     #[inline(always)]
     fn cell<const D: usize, const K: isize, const LOOKUP: bool, const RENJU: bool>(&mut self) {
         let q = (REACH as isize + DIRS[D] * K) as usize;
         let key = self.keys[q][D] | self.code << (2 * slot(-K));
         self.keys[q][D] = key;
+        if !LOOKUP {
+            return;
+        }
         let old = self.patterns[q];
         self.log[log_slot(D, K)] = old;
-        if !LOOKUP || self.cells[q] != Cell::Empty {
+        if self.cells[q] != Cell::Empty {
             return;
         }
         let both = self.table.lookup(key) as u64;
@@ -916,25 +920,37 @@ struct Restore<'a> {
 }
 
 impl Restore<'_> {
+    /// `FAR` as in `Update::run`.
     #[inline(always)]
-    fn line<const D: usize>(&mut self) {
-        self.cell::<D, 1>();
-        self.cell::<D, -1>();
-        self.cell::<D, 2>();
-        self.cell::<D, -2>();
-        self.cell::<D, 3>();
-        self.cell::<D, -3>();
-        self.cell::<D, 4>();
-        self.cell::<D, -4>();
-        self.cell::<D, 5>();
-        self.cell::<D, -5>();
+    fn run<const FAR: bool>(&mut self) {
+        self.line::<0, FAR>();
+        self.line::<1, FAR>();
+        self.line::<2, FAR>();
+        self.line::<3, FAR>();
     }
 
     #[inline(always)]
-    fn cell<const D: usize, const K: isize>(&mut self) {
+    fn line<const D: usize, const FAR: bool>(&mut self) {
+        self.cell::<D, 1, true>();
+        self.cell::<D, -1, true>();
+        self.cell::<D, 2, true>();
+        self.cell::<D, -2, true>();
+        self.cell::<D, 3, true>();
+        self.cell::<D, -3, true>();
+        self.cell::<D, 4, true>();
+        self.cell::<D, -4, true>();
+        self.cell::<D, 5, FAR>();
+        self.cell::<D, -5, FAR>();
+    }
+
+    /// `LOGGED`: whether the update logged the cell's patterns.
+    #[inline(always)]
+    fn cell<const D: usize, const K: isize, const LOGGED: bool>(&mut self) {
         let q = (REACH as isize + DIRS[D] * K) as usize;
         self.keys[q][D] &= !(self.code << (2 * slot(-K)));
-        self.patterns[q] = self.log[log_slot(D, K)];
+        if LOGGED {
+            self.patterns[q] = self.log[log_slot(D, K)];
+        }
     }
 }
 
