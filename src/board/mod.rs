@@ -431,8 +431,20 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
+        // Freestyle patterns never depend on the cells five away (see the pattern tests),
+        // so their look-ups are skipped.
+        match self.rule {
+            Rule::Freestyle => self.update_lines_with::<false, false>(pos, code),
+            Rule::Renju => self.update_lines_with::<true, true>(pos, code),
+            Rule::Standard | Rule::Caro => self.update_lines_with::<true, false>(pos, code),
+        }
+    }
+
+    /// `update_lines` for one family of rules; `FAR` and `RENJU` as in `Update::run`.
+    #[inline(never)]
+    fn update_lines_with<const FAR: bool, const RENJU: bool>(&mut self, pos: Pos, code: u32) {
         let i = pos.index();
-        let u = Update {
+        let mut u = Update {
             code,
             keys: self.keys.window_mut(i),
             cells: self.cells.window(i),
@@ -443,13 +455,8 @@ impl Board {
             values: 0,
             threats: [0; 2],
         };
-        // Freestyle patterns never depend on the cells five away (see the pattern tests),
-        // so their look-ups are skipped.
-        let (values, threats) = match self.rule {
-            Rule::Freestyle => u.run::<false, false>(),
-            Rule::Renju => u.run::<true, true>(),
-            Rule::Standard | Rule::Caro => u.run::<true, false>(),
-        };
+        u.run::<FAR, RENJU>();
+        let (values, threats) = (u.values, u.threats);
         self.sums.values = self.sums.values.wrapping_add(values);
         for (sum, change) in self.sums.threats.iter_mut().zip(threats) {
             *sum = sum.wrapping_add(change);
@@ -836,19 +843,16 @@ struct Update<'a> {
 }
 
 impl Update<'_> {
-    /// The whole update; returns the changes to `Sums::values` and `Sums::threats`.
+    /// The whole update, summing the changes to `Sums::values` and `Sums::threats`.
     /// `FAR`: whether the cells five away need their patterns looked up; `RENJU`:
-    /// black's cell table is renju's.
-    #[inline(never)]
-    fn run<const FAR: bool, const RENJU: bool>(self) -> (u64, [u64; 2]) {
-        // A fresh local the optimiser keeps in registers: fields read through `self`
-        // would be reloaded after every store through the grids.
-        let mut u = Update { ..self };
-        u.line::<0, FAR, RENJU>();
-        u.line::<1, FAR, RENJU>();
-        u.line::<2, FAR, RENJU>();
-        u.line::<3, FAR, RENJU>();
-        (u.values, u.threats)
+    /// black's cell table is renju's. Inlined into a local `Update` the optimiser keeps
+    /// in registers.
+    #[inline(always)]
+    fn run<const FAR: bool, const RENJU: bool>(&mut self) {
+        self.line::<0, FAR, RENJU>();
+        self.line::<1, FAR, RENJU>();
+        self.line::<2, FAR, RENJU>();
+        self.line::<3, FAR, RENJU>();
     }
 
     #[inline(always)]
