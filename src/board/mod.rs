@@ -3,8 +3,11 @@
 //! Every empty cell keeps a line key for each direction (see `pattern.rs`), the pattern a
 //! black and a white stone would make there on that line, and the folded `Shape` per
 //! colour. A move touches the ten cells around it on each of the four lines, so make and
-//! undo cost forty key updates and table look-ups. Cells outside the playing area (and
-//! cells a `BOARD` command blocks) are walls; a fixed padding means no bounds checks.
+//! undo cost forty key updates and up to forty table look-ups (thirty-two under
+//! freestyle, whose patterns never depend on the cells five away). That update is
+//! unrolled straight-line code (see `Update`); undo restores logged patterns. Cells
+//! outside the playing area (and cells a `BOARD` command blocks) are walls; a fixed
+//! padding means no bounds checks.
 //!
 //! `is_consistent` recomputes everything from the stones and is checked after every make
 //! and undo in debug builds.
