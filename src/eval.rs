@@ -11,8 +11,7 @@
 use std::sync::OnceLock;
 
 use crate::board::Board;
-use crate::board::pattern::{Pattern, Shape, ShapeTable};
-use crate::types::Rule;
+use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
 
 /// Value of one line pattern at an empty cell, indexed by `Pattern as usize`.
 pub const LINE_VALUE: [i16; 12] = [
@@ -57,86 +56,64 @@ pub const TEMPO: i32 = 20;
 /// Offset that makes every cell value non-negative in its 12-bit field.
 pub const VALUE_BIAS: i32 = 64;
 
-/// Unordered pairs of line patterns: 12 patterns give 78 pairs.
-const PAIRS: usize = 78;
-
-/// Shape (bits 0..3) and value + `VALUE_BIAS` (bits 4..15) of a cell from its four line patterns,
-/// for one colour role: black under renju, where forbidden shapes are worth nothing, or
-/// everyone else.
+/// Shape (bits 0..3) and value + `VALUE_BIAS` (bits 4..15) of a cell from its four line
+/// patterns (a nibble each), for one colour role: black under renju, where forbidden
+/// shapes are worth nothing, or everyone else.
 ///
-/// Shape and value do not depend on which direction shows which pattern, so the four
-/// nibbles are folded in two steps: each byte (two directions) maps to the index of its
-/// unordered pair, and the two pair indices address a 78 × 78 table. Everything fits in
-/// 25 KB, in the level-1 cache, instead of a 256 KB table per role.
-pub struct CellRole {
-    pair: [u8; 256],
-    info: Box<[u16; PAIRS * PAIRS]>,
-}
-
-impl CellRole {
-    /// Shape and value for the packed line patterns of one colour.
-    #[inline]
-    pub fn lookup(&self, lines: u16) -> u16 {
-        let a = self.pair[(lines & 0xFF) as usize] as usize;
-        let b = self.pair[(lines >> 8) as usize] as usize;
-        // Pair indices are below PAIRS by construction; `min` drops the bounds check.
-        self.info[(a * PAIRS + b).min(PAIRS * PAIRS - 1)]
-    }
-}
-
-/// The two colour roles' tables.
+/// Both roles share one array, everyone else's first: a direct look-up on the hot path
+/// of every move, resident in the level-2 cache, with one base pointer. The array lives
+/// for the whole run, so the table is a pointer that boards copy.
+#[derive(Clone, Copy)]
 pub struct CellTable {
-    roles: [CellRole; 2],
+    info: &'static [u16; 2 * SHAPE_SPACE],
 }
 
 impl CellTable {
-    pub fn get() -> &'static CellTable {
+    pub fn get() -> CellTable {
         static TABLE: OnceLock<CellTable> = OnceLock::new();
-        TABLE.get_or_init(|| CellTable {
-            roles: [build(false), build(true)],
-        })
+        *TABLE.get_or_init(build)
     }
 
-    /// The tables black and white use under `rule`.
-    pub fn for_rule(&'static self, rule: Rule) -> [&'static CellRole; 2] {
-        [&self.roles[(rule == Rule::Renju) as usize], &self.roles[0]]
+    /// Shape and value for the packed line patterns of one colour; `renju_black` for
+    /// black under renju.
+    #[inline(always)]
+    pub fn lookup(self, renju_black: bool, lines: u16) -> u16 {
+        self.info[(renju_black as usize) << 16 | lines as usize]
     }
 }
 
-fn build(renju_black: bool) -> CellRole {
-    // Nibbles above the last pattern never occur on a board; fold them onto Dead.
-    let pattern = |nibble: u32| if nibble > 11 { 0 } else { nibble as usize };
-    let reps: Vec<(usize, usize)> = (0..12).flat_map(|a| (a..12).map(move |b| (a, b))).collect();
-    let mut pair = [0u8; 256];
-    for (byte, slot) in pair.iter_mut().enumerate() {
-        let (x, y) = (pattern(byte as u32 & 15), pattern(byte as u32 >> 4));
-        let key = (x.min(y), x.max(y));
-        *slot = reps.iter().position(|&r| r == key).unwrap_or(0) as u8;
-    }
+fn build() -> CellTable {
     let shapes = ShapeTable::get();
-    let mut info = Box::new([0u16; PAIRS * PAIRS]);
-    for (i, &(a, b)) in reps.iter().enumerate() {
-        for (j, &(c, d)) in reps.iter().enumerate() {
-            let patterns = [a, b, c, d];
-            let packed = patterns
-                .iter()
-                .enumerate()
-                .fold(0u16, |acc, (k, &p)| acc | (p as u16) << (4 * k));
-            let shape = shapes.lookup(renju_black, packed);
+    let info: Vec<u16> = [false, true]
+        .into_iter()
+        .flat_map(|renju_black| (0..SHAPE_SPACE).map(move |packed| (renju_black, packed)))
+        .map(|(renju_black, packed)| {
+            // Nibbles above the last pattern never occur on a board; fold them onto Dead.
+            let patterns = [0, 4, 8, 12].map(|s| match (packed >> s) as u8 & 15 {
+                nibble @ 0..=11 => Pattern::from_u8(nibble),
+                _ => Pattern::Dead,
+            });
+            let shape = shapes.lookup(renju_black, packed as u16);
             let value = if shape == Shape::MaybeForbidden {
                 SHAPE_BONUS[Shape::MaybeForbidden as usize]
             } else {
                 patterns
                     .iter()
-                    .map(|&p| LINE_VALUE[Pattern::from_u8(p as u8) as usize])
+                    .map(|&p| LINE_VALUE[p as usize])
                     .sum::<i16>()
                     + SHAPE_BONUS[shape as usize]
             };
             let biased = (value as i32 + VALUE_BIAS).clamp(0, 0xFFF) as u16;
-            info[i * PAIRS + j] = shape as u16 | biased << 4;
-        }
+            shape as u16 | biased << 4
+        })
+        .collect();
+    let info: Box<[u16; 2 * SHAPE_SPACE]> = info
+        .into_boxed_slice()
+        .try_into()
+        .expect("two roles of SHAPE_SPACE entries");
+    CellTable {
+        info: Box::leak(info),
     }
-    CellRole { pair, info }
 }
 
 /// The static value of the position for the side to move.

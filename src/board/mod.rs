@@ -3,8 +3,11 @@
 //! Every empty cell keeps a line key for each direction (see `pattern.rs`), the pattern a
 //! black and a white stone would make there on that line, and the folded `Shape` per
 //! colour. A move touches the ten cells around it on each of the four lines, so make and
-//! undo cost forty key updates and table look-ups. Cells outside the playing area (and
-//! cells a `BOARD` command blocks) are walls; a fixed padding means no bounds checks.
+//! undo cost forty key updates and up to forty table look-ups (thirty-two under
+//! freestyle, whose patterns never depend on the cells five away). That update is
+//! unrolled straight-line code (see `Update`); undo restores logged patterns. Cells
+//! outside the playing area (and cells a `BOARD` command blocks) are walls; a fixed
+//! padding means no bounds checks.
 //!
 //! `is_consistent` recomputes everything from the stones and is checked after every make
 //! and undo in debug builds.
@@ -12,7 +15,7 @@
 pub mod pattern;
 mod renju;
 
-use crate::eval::{CellRole, CellTable, VALUE_BIAS};
+use crate::eval::{CellTable, VALUE_BIAS};
 use crate::types::{Color, DIRS, GRID, MAX_SIZE, MIN_SIZE, PAD, Pos, Rule, STRIDE};
 use pattern::{Pattern, PatternTable, Shape, WALL, slot};
 
@@ -42,23 +45,26 @@ impl Cell {
 /// ```text
 ///  63        48 47        32 31        16 15         0
 /// +------------+------------+------------+------------+
-/// | white info | black info | white lines| black lines|
+/// | white lines| white info | black lines| black info |
 /// +------------+------------+------------+------------+
 /// lines: a 4-bit `Pattern` per direction (direction d at bits 4d..4d+3)
-/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellRole)
+/// info:  shape in bits 0..3, value + VALUE_BIAS in bits 4..15 (see eval::CellTable)
 /// ```
+///
+/// Each colour's value sits at the bottom of its own 32-bit half, so masking a word
+/// gives both values ready to be summed side by side (see `Sums::values`).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct CellPatterns(u64);
 
 impl CellPatterns {
     #[inline(always)]
     fn lines(self, c: usize) -> u16 {
-        (self.0 >> (16 * c)) as u16
+        (self.0 >> (16 + 32 * c)) as u16
     }
 
     #[inline(always)]
     fn info(self, c: usize) -> u16 {
-        (self.0 >> (32 + 16 * c)) as u16
+        (self.0 >> (32 * c)) as u16
     }
 
     #[inline(always)]
@@ -108,6 +114,29 @@ impl<T: Copy> Grid<T> {
     }
 }
 
+/// Cells from a playing-area point to the farthest cell its lines reach, either way.
+const REACH: usize = PAD * (STRIDE + 1);
+/// Cells in a `Grid::window`.
+const WINDOW: usize = 2 * REACH + 1;
+
+impl<T> Grid<T> {
+    /// The cells within `REACH` of playing-area point `centre`, as an array: constant
+    /// offsets from the centre then need neither masks nor bounds checks.
+    #[inline(always)]
+    fn window(&self, centre: usize) -> &[T; WINDOW] {
+        (&self.0[centre - REACH..centre + REACH + 1])
+            .try_into()
+            .expect("WINDOW cells")
+    }
+
+    #[inline(always)]
+    fn window_mut(&mut self, centre: usize) -> &mut [T; WINDOW] {
+        (&mut self.0[centre - REACH..centre + REACH + 1])
+            .try_into()
+            .expect("WINDOW cells")
+    }
+}
+
 impl<T> std::ops::Index<usize> for Grid<T> {
     type Output = T;
     #[inline(always)]
@@ -130,25 +159,24 @@ pub struct Board {
     height: usize,
     rule: Rule,
     cells: Grid<Cell>,
-    /// `keys[dir][cell]`: the line key of the ten neighbours.
-    keys: [Grid<u32>; 4],
+    /// `keys[cell][dir]`: the line key of the ten neighbours.
+    keys: Grid<[u32; 4]>,
     patterns: Grid<CellPatterns>,
     /// Stones within two cells (Chebyshev distance), for candidate moves.
     near: Grid<u8>,
     history: Vec<(Pos, Color)>,
-    /// Cell patterns overwritten by each move, restored by undo instead of recomputed.
-    undo_log: Vec<(u16, CellPatterns)>,
-    /// Length of `undo_log` before each move of `history`.
-    undo_marks: Vec<u32>,
+    /// For each move of `history`, the patterns of the cells its lines touch before it,
+    /// restored by undo instead of recomputed.
+    undo_log: UndoLog,
     moves: Vec<Pos>,
     counts: [usize; 2],
     /// Points blocked by `block`.
     blocked: usize,
     hash: u64,
-    table: &'static PatternTable,
+    table: PatternTable,
     /// Shape and value of a cell from its packed line patterns, for black and white
     /// under this rule (see `eval.rs`).
-    cell_info: [&'static CellRole; 2],
+    cell_info: CellTable,
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
     /// `sums` before each move of `history`.
@@ -158,8 +186,12 @@ pub struct Board {
 /// Per-colour aggregates of the empty cells, kept up to date by make and undo.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Sums {
-    potential: [i32; 2],
-    /// Cells with the counted shapes, a 16-bit field each (see `COUNTED`).
+    /// The biased values of the empty cells times 16, black's in the low half and
+    /// white's in the high half: the sum of `CellPatterns` words masked with `VALUES`.
+    /// Each half stays below 2^26, and a move's changes are summed as whole words, so
+    /// a borrow out of the low half in between cancels out.
+    values: u64,
+    /// Per colour, cells with the counted shapes, a 16-bit field each (see `COUNTED`).
     threats: [u64; 2],
     /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
     /// min > max).
@@ -167,6 +199,9 @@ struct Sums {
 }
 
 const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
+
+/// The value bits of both colours in a `CellPatterns` word.
+const VALUES: u64 = 0xFFF0 | 0xFFF0 << 32;
 
 /// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
 /// closed four, and renju black's possible forbidden points; other shapes are not
@@ -183,6 +218,9 @@ const COUNTED: [u64; 16] = {
     t
 };
 
+/// Shape bit 3 of both colours: every counted shape but `MaybeForbidden` has it.
+const HIGH_SHAPES: u64 = 8 | 8 << 32;
+
 #[inline(always)]
 fn counted(shape: u8) -> u64 {
     COUNTED[shape as usize & 15]
@@ -197,18 +235,17 @@ impl Board {
             height,
             rule,
             cells: Grid::new(Cell::Wall),
-            keys: [Grid::new(0), Grid::new(0), Grid::new(0), Grid::new(0)],
+            keys: Grid::new([0; 4]),
             patterns: Grid::new(CellPatterns::default()),
             near: Grid::new(0),
             history: Vec::with_capacity(width * height),
-            undo_log: Vec::with_capacity(width * height * 40),
-            undo_marks: Vec::with_capacity(width * height),
+            undo_log: UndoLog::with_capacity(width * height),
             moves: Vec::with_capacity(width * height),
             counts: [0; 2],
             blocked: 0,
             hash: 0,
             table: PatternTable::get(rule),
-            cell_info: CellTable::get().for_rule(rule),
+            cell_info: CellTable::get(),
             sums: Sums::default(),
             sums_stack: Vec::with_capacity(width * height),
         };
@@ -221,7 +258,7 @@ impl Board {
             for x in 0..width {
                 let p = Pos::new(x, y);
                 for d in 0..4 {
-                    board.keys[d][p.index()] = board.compute_key(p, d);
+                    board.keys[p.index()][d] = board.compute_key(p, d);
                 }
                 board.refresh_cell(p);
             }
@@ -354,8 +391,6 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][pos.index()];
         self.history.push((pos, color));
         self.moves.push(pos);
-        self.undo_marks.push(self.undo_log.len() as u32);
-        self.undo_log.reserve(8 * PAD);
         self.sums_stack.push(self.sums);
         self.remove_from_sums(pos);
         let b = &mut self.sums.bbox;
@@ -375,12 +410,7 @@ impl Board {
         self.cells[pos.index()] = Cell::Empty;
         self.counts[color.index()] -= 1;
         self.hash ^= ZOBRIST[color.index()][pos.index()];
-        self.clear_keys(pos, color as u32 + 1);
-        let mark = self.undo_marks.pop().unwrap_or(0) as usize;
-        for &(q, old) in self.undo_log[mark..].iter().rev() {
-            self.patterns[q as usize] = old;
-        }
-        self.undo_log.truncate(mark);
+        self.restore_lines(pos, color as u32 + 1);
         if let Some(sums) = self.sums_stack.pop() {
             self.sums = sums;
         }
@@ -393,11 +423,10 @@ impl Board {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
         self.blocked += 1;
-        // Blocks come before any move is taken back past them, so nothing is logged.
-        let mark = self.undo_log.len();
         self.remove_from_sums(pos);
         self.update_lines(pos, WALL);
-        self.undo_log.truncate(mark);
+        // Blocks come before any move is taken back past them, so nothing is logged.
+        self.undo_log.pop();
         debug_assert!(self.is_consistent_around(pos));
     }
 
@@ -405,41 +434,56 @@ impl Board {
     /// patterns, logging the old ones for undo.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u32) {
-        // Changes are gathered in locals and applied once: fewer dependent memory updates.
-        let mut potential = [0i32; 2];
-        let mut threats = [0u64; 2];
-        for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=PAD as isize {
-                for (q, s) in [
-                    (pos.index() as isize + step * k, slot(-k)),
-                    (pos.index() as isize - step * k, slot(k)),
-                ] {
-                    let q = q as usize;
-                    self.keys[d][q] |= code << (2 * s);
-                    if self.cells[q] == Cell::Empty {
-                        let old = self.patterns[q];
-                        let both = self.table.lookup(self.keys[d][q]);
-                        // Far cells often see no change: nothing to store or log.
-                        let nibbles = (old.0 >> (4 * d)) & 0xF | (old.0 >> (16 + 4 * d) & 0xF) << 8;
-                        if nibbles == both as u64 {
-                            continue;
-                        }
-                        let new = self.with_line(old, d, both);
-                        self.undo_log.push((q as u16, old));
-                        self.patterns[q] = new;
-                        for c in 0..2 {
-                            potential[c] += new.value(c) - old.value(c);
-                            threats[c] = threats[c]
-                                .wrapping_add(counted(new.shape(c)))
-                                .wrapping_sub(counted(old.shape(c)));
-                        }
-                    }
-                }
-            }
+        // Freestyle patterns never depend on the cells five away (see the pattern tests),
+        // so their look-ups are skipped.
+        match self.rule {
+            Rule::Freestyle => self.update_lines_with::<false, false>(pos, code),
+            Rule::Renju => self.update_lines_with::<true, true>(pos, code),
+            Rule::Standard | Rule::Caro => self.update_lines_with::<true, false>(pos, code),
         }
-        for c in 0..2 {
-            self.sums.potential[c] += potential[c];
-            self.sums.threats[c] = self.sums.threats[c].wrapping_add(threats[c]);
+    }
+
+    /// `update_lines` for one family of rules; `FAR` and `RENJU` as in `Update::run`.
+    #[inline(never)]
+    fn update_lines_with<const FAR: bool, const RENJU: bool>(&mut self, pos: Pos, code: u32) {
+        let i = pos.index();
+        let mut u = Update {
+            code,
+            keys: self.keys.window_mut(i),
+            cells: self.cells.window(i),
+            patterns: self.patterns.window_mut(i),
+            log: self.undo_log.push(),
+            table: self.table,
+            cell_info: self.cell_info,
+            values: 0,
+            threats: [0; 2],
+        };
+        u.run::<FAR, RENJU>();
+        let (values, threats) = (u.values, u.threats);
+        self.sums.values = self.sums.values.wrapping_add(values);
+        for (sum, change) in self.sums.threats.iter_mut().zip(threats) {
+            *sum = sum.wrapping_add(change);
+        }
+    }
+
+    /// Undoes `update_lines`: removes cell code `code` at `pos` from the keys of its
+    /// neighbours and puts back their logged patterns.
+    #[inline]
+    fn restore_lines(&mut self, pos: Pos, code: u32) {
+        let Some(log) = self.undo_log.pop() else {
+            return;
+        };
+        let i = pos.index();
+        let mut r = Restore {
+            code,
+            keys: self.keys.window_mut(i),
+            patterns: self.patterns.window_mut(i),
+            log,
+        };
+        if self.rule == Rule::Freestyle {
+            r.run::<false>();
+        } else {
+            r.run::<true>();
         }
     }
 
@@ -447,8 +491,8 @@ impl Board {
     #[inline]
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
+        self.sums.values -= cp.0 & VALUES;
         for c in 0..2 {
-            self.sums.potential[c] -= cp.value(c);
             self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
         }
     }
@@ -468,38 +512,19 @@ impl Board {
         }
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
+            sums.values += cp.0 & VALUES;
             for c in 0..2 {
-                sums.potential[c] += cp.value(c);
                 sums.threats[c] += counted(cp.shape(c));
             }
         }
         sums
     }
 
-    /// Removes cell code `code` at `pos` from the keys of its neighbours.
-    #[inline]
-    fn clear_keys(&mut self, pos: Pos, code: u32) {
-        for (d, &step) in DIRS.iter().enumerate() {
-            for k in 1..=PAD as isize {
-                let up = (pos.index() as isize + step * k) as usize;
-                let down = (pos.index() as isize - step * k) as usize;
-                self.keys[d][up] &= !(code << (2 * slot(-k)));
-                self.keys[d][down] &= !(code << (2 * slot(k)));
-            }
-        }
-    }
-
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
     /// refolded.
     #[inline]
-    fn with_line(&self, cp: CellPatterns, d: usize, both: u16) -> CellPatterns {
-        let shift = 4 * d as u32;
-        let keep = !(0xF_u64 << shift | 0xF_u64 << (16 + shift)) & 0xFFFF_FFFF;
-        let lines =
-            (cp.0 & keep) | ((both & 0xF) as u64) << shift | ((both >> 8) as u64) << (16 + shift);
-        let black = self.cell_info[0].lookup(lines as u16) as u64;
-        let white = self.cell_info[1].lookup((lines >> 16) as u16) as u64;
-        CellPatterns(lines | black << 32 | white << 48)
+    fn with_line(&self, cp: CellPatterns, d: usize, both: u8) -> CellPatterns {
+        with_line(self.cell_info, self.rule == Rule::Renju, cp, d, both)
     }
 
     /// Adds one (or takes one) to the stone count of the 5×5 square around `pos`, a row
@@ -530,7 +555,7 @@ impl Board {
     /// The patterns of `pos` computed from its keys.
     fn fresh_patterns(&self, pos: Pos) -> CellPatterns {
         (0..4).fold(CellPatterns::default(), |cp, d| {
-            self.with_line(cp, d, self.table.lookup(self.keys[d][pos.index()]))
+            self.with_line(cp, d, self.table.lookup(self.keys[pos.index()][d]))
         })
     }
 
@@ -572,7 +597,8 @@ impl Board {
     /// The summed cell values of `color` over the empty cells (see `eval.rs`).
     #[inline]
     pub fn potential(&self, color: Color) -> i32 {
-        self.sums.potential[color.index()]
+        let biased = (self.sums.values >> (32 * color.index())) as u32 >> 4;
+        biased as i32 - VALUE_BIAS * self.empty_count() as i32
     }
 
     /// Empty cells where `color` makes a five.
@@ -678,7 +704,7 @@ impl Board {
         if self.cells[p.index()] != Cell::Empty {
             return true;
         }
-        if (0..4).any(|d| self.compute_key(p, d) != self.keys[d][p.index()]) {
+        if (0..4).any(|d| self.compute_key(p, d) != self.keys[p.index()][d]) {
             return false;
         }
         let fresh = self.fresh_patterns(p);
@@ -718,6 +744,220 @@ impl Board {
             }
         }
         true
+    }
+}
+
+/// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
+/// refolded with the colours' cell tables.
+#[inline(always)]
+fn with_line(
+    cell_info: CellTable,
+    renju: bool,
+    cp: CellPatterns,
+    d: usize,
+    both: u8,
+) -> CellPatterns {
+    let both = both as u64;
+    let mask = LINE_NIBBLES << (4 * d);
+    let placed = ((both & 0xF) << 16 | (both & 0xF0) << 44) << (4 * d);
+    let lines = cp.0 & LINES & !mask | placed;
+    let black = cell_info.lookup(renju, (lines >> 16) as u16) as u64;
+    let white = cell_info.lookup(false, (lines >> 48) as u16) as u64;
+    CellPatterns(lines | black | white << 32)
+}
+
+/// One undo record per move on the board. Records past `len` are kept for reuse, so
+/// that making a move never clears or allocates one.
+struct UndoLog {
+    records: Vec<[CellPatterns; TOUCHED]>,
+    len: usize,
+}
+
+impl UndoLog {
+    fn with_capacity(moves: usize) -> UndoLog {
+        UndoLog {
+            records: Vec::with_capacity(moves),
+            len: 0,
+        }
+    }
+
+    /// A record for a new move, with stale contents the move overwrites.
+    #[inline]
+    fn push(&mut self) -> &mut [CellPatterns; TOUCHED] {
+        if self.len == self.records.len() {
+            self.records.push([CellPatterns::default(); TOUCHED]);
+        }
+        self.len += 1;
+        &mut self.records[self.len - 1]
+    }
+
+    /// The last move's record, taken off the log.
+    #[inline]
+    fn pop(&mut self) -> Option<&[CellPatterns; TOUCHED]> {
+        self.len = self.len.checked_sub(1)?;
+        Some(&self.records[self.len])
+    }
+}
+
+impl Clone for UndoLog {
+    fn clone(&self) -> UndoLog {
+        let mut records = Vec::with_capacity(self.records.capacity());
+        records.extend_from_slice(&self.records[..self.len]);
+        UndoLog {
+            records,
+            len: self.len,
+        }
+    }
+}
+
+/// The line patterns of both colours in a `CellPatterns` word.
+const LINES: u64 = 0xFFFF_0000_FFFF_0000;
+/// Direction 0's pattern nibbles of both colours in a `CellPatterns` word.
+const LINE_NIBBLES: u64 = 0xF << 16 | 0xF << 48;
+
+/// Cells whose keys one move changes: `PAD` on each side along each of the four lines.
+const TOUCHED: usize = 8 * PAD;
+
+/// Slot in an undo record of the cell `k` steps along direction `d`.
+#[inline(always)]
+const fn log_slot(d: usize, k: isize) -> usize {
+    d * 2 * PAD
+        + if k > 0 {
+            k as usize - 1
+        } else {
+            PAD - 1 + (-k) as usize
+        }
+}
+
+/// One move's pattern update, unrolled over the forty touched cells so that every
+/// offset, shift and slot is a constant and the tables stay in registers.
+struct Update<'a> {
+    code: u32,
+    /// Windows centred on the move.
+    keys: &'a mut [[u32; 4]; WINDOW],
+    cells: &'a [Cell; WINDOW],
+    patterns: &'a mut [CellPatterns; WINDOW],
+    log: &'a mut [CellPatterns; TOUCHED],
+    table: PatternTable,
+    cell_info: CellTable,
+    /// Changes to `Sums::values` and `Sums::threats`.
+    values: u64,
+    threats: [u64; 2],
+}
+
+impl Update<'_> {
+    /// The whole update, summing the changes to `Sums::values` and `Sums::threats`.
+    /// `FAR`: whether the cells five away need their patterns looked up; `RENJU`:
+    /// black's cell table is renju's. Inlined into a local `Update` the optimiser keeps
+    /// in registers.
+    #[inline(always)]
+    fn run<const FAR: bool, const RENJU: bool>(&mut self) {
+        self.line::<0, FAR, RENJU>();
+        self.line::<1, FAR, RENJU>();
+        self.line::<2, FAR, RENJU>();
+        self.line::<3, FAR, RENJU>();
+    }
+
+    #[inline(always)]
+    fn line<const D: usize, const FAR: bool, const RENJU: bool>(&mut self) {
+        self.cell::<D, 1, true, RENJU>();
+        self.cell::<D, -1, true, RENJU>();
+        self.cell::<D, 2, true, RENJU>();
+        self.cell::<D, -2, true, RENJU>();
+        self.cell::<D, 3, true, RENJU>();
+        self.cell::<D, -3, true, RENJU>();
+        self.cell::<D, 4, true, RENJU>();
+        self.cell::<D, -4, true, RENJU>();
+        self.cell::<D, 5, FAR, RENJU>();
+        self.cell::<D, -5, FAR, RENJU>();
+    }
+
+    /// The cell `K` steps from the move along direction `D`; `LOOKUP` false when its
+    /// patterns cannot change under the rule (they are then not logged either).
+    #[inline(always)]
+    fn cell<const D: usize, const K: isize, const LOOKUP: bool, const RENJU: bool>(&mut self) {
+        let q = (REACH as isize + DIRS[D] * K) as usize;
+        let key = self.keys[q][D] | self.code << (2 * slot(-K));
+        self.keys[q][D] = key;
+        if !LOOKUP {
+            return;
+        }
+        let old = self.patterns[q];
+        self.log[log_slot(D, K)] = old;
+        if self.cells[q] != Cell::Empty {
+            return;
+        }
+        let both = self.table.lookup(key) as u64;
+        // Both colours' patterns in their places among the cell's lines.
+        let placed = ((both & 0xF) << 16 | (both & 0xF0) << 44) << (4 * D);
+        let mask = LINE_NIBBLES << (4 * D);
+        // Far cells often see no change: nothing to store.
+        if old.0 & mask == placed {
+            return;
+        }
+        let lines = old.0 & LINES & !mask | placed;
+        let black = self.cell_info.lookup(RENJU, (lines >> 16) as u16) as u64;
+        let white = self.cell_info.lookup(false, (lines >> 48) as u16) as u64;
+        let new = CellPatterns(lines | black | white << 32);
+        self.patterns[q] = new;
+        self.values = self
+            .values
+            .wrapping_add(new.0 & VALUES)
+            .wrapping_sub(old.0 & VALUES);
+        // Most changes involve no counted shape on either side: skip the counting.
+        let maybe_forbidden = RENJU
+            && (old.shape(0) == Shape::MaybeForbidden as u8
+                || new.shape(0) == Shape::MaybeForbidden as u8);
+        if (old.0 | new.0) & HIGH_SHAPES != 0 || maybe_forbidden {
+            for c in 0..2 {
+                self.threats[c] = self.threats[c]
+                    .wrapping_add(counted(new.shape(c)))
+                    .wrapping_sub(counted(old.shape(c)));
+            }
+        }
+    }
+}
+
+/// Undo of one `Update`.
+struct Restore<'a> {
+    code: u32,
+    keys: &'a mut [[u32; 4]; WINDOW],
+    patterns: &'a mut [CellPatterns; WINDOW],
+    log: &'a [CellPatterns; TOUCHED],
+}
+
+impl Restore<'_> {
+    /// `FAR` as in `Update::run`.
+    #[inline(always)]
+    fn run<const FAR: bool>(&mut self) {
+        self.line::<0, FAR>();
+        self.line::<1, FAR>();
+        self.line::<2, FAR>();
+        self.line::<3, FAR>();
+    }
+
+    #[inline(always)]
+    fn line<const D: usize, const FAR: bool>(&mut self) {
+        self.cell::<D, 1, true>();
+        self.cell::<D, -1, true>();
+        self.cell::<D, 2, true>();
+        self.cell::<D, -2, true>();
+        self.cell::<D, 3, true>();
+        self.cell::<D, -3, true>();
+        self.cell::<D, 4, true>();
+        self.cell::<D, -4, true>();
+        self.cell::<D, 5, FAR>();
+        self.cell::<D, -5, FAR>();
+    }
+
+    /// `LOGGED`: whether the update logged the cell's patterns.
+    #[inline(always)]
+    fn cell<const D: usize, const K: isize, const LOGGED: bool>(&mut self) {
+        let q = (REACH as isize + DIRS[D] * K) as usize;
+        self.keys[q][D] &= !(self.code << (2 * slot(-K)));
+        if LOGGED {
+            self.patterns[q] = self.log[log_slot(D, K)];
+        }
     }
 }
 

@@ -308,23 +308,36 @@ const HALVES: usize = 364;
 /// Bits of one half of a key (five cells).
 const HALF_BITS: u32 = KEY_BITS / 2;
 
-/// Black's pattern in the low byte, white's in the high byte, for every key.
+/// Black's pattern in the low nibble, white's in the high nibble, for every key.
 ///
 /// A key is looked up in two steps: each half (the five cells on one side) maps to the
 /// index of its wall-canonical form, and the pair of indices addresses a 364 × 364
-/// table. That table is 265 KB where a direct one would be 2 MB, so it stays in the
-/// level-2 cache on the hot path of every move.
-pub struct PatternTable {
-    left: Box<[u16; 1 << HALF_BITS]>,
-    right: Box<[u16; 1 << HALF_BITS]>,
-    entries: Box<[u16; HALVES * HALVES]>,
+/// table. That table is 130 KB where a direct one would be 1 MB, so it stays in the
+/// level-2 cache on the hot path of every move. Rows are `ROW` entries apart so that an
+/// index is a shift and an or, masked into range without a bounds check.
+///
+/// The arrays live for the whole run in one allocation; the table is a pointer that a
+/// board copies, so the hot loop holds it in a register.
+#[derive(Clone, Copy)]
+pub struct PatternTable(&'static PatternData);
+
+struct PatternData {
+    /// Left half-key to its id times `ROW`, then right half-key to its id.
+    halves: [u32; 2 << HALF_BITS],
+    entries: [u8; ENTRIES],
 }
+
+/// Distance between the rows of `PatternTable::entries`: `HALVES` rounded up to a power
+/// of two.
+const ROW: usize = HALVES.next_power_of_two();
+/// Slots of `PatternTable::entries`, a power of two above every row and column.
+const ENTRIES: usize = (HALVES * ROW).next_power_of_two();
 
 /// Index of every half-key's canonical form, and one representative half per index.
 /// `near_first` orders the cells from the centre outwards.
-fn half_ids(near_first: [u32; 5]) -> (Box<[u16; 1 << HALF_BITS]>, Vec<u32>) {
+fn half_ids(near_first: [u32; 5]) -> (Box<[u32; 1 << HALF_BITS]>, Vec<u32>) {
     let mut reps: Vec<u32> = Vec::with_capacity(HALVES);
-    let mut ids = Box::new([0u16; 1 << HALF_BITS]);
+    let mut ids = Box::new([0u32; 1 << HALF_BITS]);
     for half in 0..1u32 << HALF_BITS {
         let mut canon = 0;
         let mut walled = false;
@@ -340,7 +353,7 @@ fn half_ids(near_first: [u32; 5]) -> (Box<[u16; 1 << HALF_BITS]>, Vec<u32>) {
                 reps.len() - 1
             }
         };
-        ids[half as usize] = id as u16;
+        ids[half as usize] = id as u32;
     }
     debug_assert_eq!(reps.len(), HALVES);
     (ids, reps)
@@ -348,7 +361,7 @@ fn half_ids(near_first: [u32; 5]) -> (Box<[u16; 1 << HALF_BITS]>, Vec<u32>) {
 
 impl PatternTable {
     /// The table for a rule, built on first use.
-    pub fn get(rule: Rule) -> &'static PatternTable {
+    pub fn get(rule: Rule) -> PatternTable {
         static TABLES: [OnceLock<PatternTable>; 4] = [
             OnceLock::new(),
             OnceLock::new(),
@@ -356,13 +369,22 @@ impl PatternTable {
             OnceLock::new(),
         ];
         let i = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
-        TABLES[i].get_or_init(|| Self::build(rule))
+        *TABLES[i].get_or_init(|| Self::build(rule))
     }
 
     fn build(rule: Rule) -> PatternTable {
         // Slots 4..0 are offsets -1..-5, slots 0..4 of the high half are +1..+5.
+        let mut data = Box::new(PatternData {
+            halves: [0; 2 << HALF_BITS],
+            entries: [0; ENTRIES],
+        });
         let (left, left_reps) = half_ids([4, 3, 2, 1, 0]);
         let (right, right_reps) = half_ids([0, 1, 2, 3, 4]);
+        let (left_ids, right_ids) = data.halves.split_at_mut(1 << HALF_BITS);
+        for (slot, &id) in left_ids.iter_mut().zip(left.iter()) {
+            *slot = id * ROW as u32;
+        }
+        right_ids.copy_from_slice(&right[..]);
         let mut black = Classifier {
             rule: FiveRule::of(rule, Color::Black),
             memo: vec![UNKNOWN; KEY_SPACE],
@@ -371,31 +393,25 @@ impl PatternTable {
             rule: FiveRule::of(rule, Color::White),
             memo: vec![UNKNOWN; KEY_SPACE],
         };
-        let mut entries = Box::new([0u16; HALVES * HALVES]);
         for (l, &lr) in left_reps.iter().enumerate() {
             for (r, &rr) in right_reps.iter().enumerate() {
                 let key = lr | rr << HALF_BITS;
-                let b = black.classify(key) as u16;
-                let w = white.classify(swap_colors(key)) as u16;
-                entries[l * HALVES + r] = b | w << 8;
+                let b = black.classify(key) as u8;
+                let w = white.classify(swap_colors(key)) as u8;
+                data.entries[l * ROW + r] = b | w << 4;
             }
         }
-        PatternTable {
-            left,
-            right,
-            entries,
-        }
+        PatternTable(Box::leak(data))
     }
 
-    /// Both colours' patterns for a key, packed (black low byte, white high byte).
-    #[inline]
-    pub fn lookup(&self, key: u32) -> u16 {
+    /// Both colours' patterns for a key, packed (black low nibble, white high nibble).
+    #[inline(always)]
+    pub fn lookup(&self, key: u32) -> u8 {
         const HALF_MASK: usize = (1 << HALF_BITS) - 1;
-        let l = self.left[key as usize & HALF_MASK] as usize;
-        let r = self.right[(key >> HALF_BITS) as usize & HALF_MASK] as usize;
-        // Ids are below HALVES by construction; the `min` lets the compiler drop the
-        // bounds check.
-        self.entries[(l * HALVES + r).min(HALVES * HALVES - 1)]
+        let halves = &self.0.halves;
+        let l = halves[key as usize & HALF_MASK];
+        let r = halves[(1 << HALF_BITS) + ((key >> HALF_BITS) as usize & HALF_MASK)];
+        self.0.entries[(l | r) as usize & (ENTRIES - 1)]
     }
 }
 
@@ -519,7 +535,7 @@ mod tests {
     }
 
     fn black(rule: Rule, picture: &str) -> Pattern {
-        Pattern::from_u8(PatternTable::get(rule).lookup(key(picture)) as u8)
+        Pattern::from_u8(PatternTable::get(rule).lookup(key(picture)) & 0xF)
     }
 
     #[test]
@@ -540,10 +556,10 @@ mod tests {
         // Renju white needs five or more, black exactly five; with the colours swapped the
         // same picture is white's overline, which wins for white.
         assert_eq!(
-            Pattern::from_u8((t.lookup(swap_colors(k)) >> 8) as u8),
+            Pattern::from_u8(t.lookup(swap_colors(k)) >> 4),
             Pattern::Five
         );
-        assert_eq!(Pattern::from_u8(t.lookup(k) as u8), Pattern::Overline);
+        assert_eq!(Pattern::from_u8(t.lookup(k) & 0xF), Pattern::Overline);
     }
 
     #[test]
@@ -571,6 +587,26 @@ mod tests {
         let t = PatternTable::get(Rule::Freestyle);
         assert_eq!(t.lookup(key("x.#.x*x.o..")), t.lookup(key("..#.x*x.o..")));
         assert_eq!(t.lookup(key("..#.x*x.#xo")), t.lookup(key("..#.x*x.###")));
+    }
+
+    /// The board skips the look-ups of cells five away from a freestyle move; this is
+    /// what makes that exact.
+    #[test]
+    fn freestyle_ignores_cells_five_away() {
+        let t = PatternTable::get(Rule::Freestyle);
+        let far = 3 | 3 << (2 * slot(5));
+        for key in 0..KEY_SPACE as u32 {
+            let near = key & !far;
+            for code in [EMPTY, 1, 2, WALL] {
+                let probe = near | code | code << (2 * slot(5));
+                assert_eq!(t.lookup(probe), t.lookup(key), "key {key:#x}");
+            }
+        }
+        // Under the other rules they matter.
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
+            let t = PatternTable::get(rule);
+            assert!((0..KEY_SPACE as u32).any(|key| t.lookup(key) != t.lookup(key & !far)));
+        }
     }
 
     #[test]

@@ -68,8 +68,8 @@ fn is_real_three(board: &mut Board, pos: Pos, dir: usize) -> bool {
         }
         // A straight four through `e` that was there without the new stone is not part
         // of this three.
-        let without = board.keys[dir][e.index()] & !(3 << (2 * slot(-k)));
-        if Pattern::from_u8(board.table.lookup(without) as u8) == Pattern::F4 {
+        let without = board.keys[e.index()][dir] & !(3 << (2 * slot(-k)));
+        if Pattern::from_u8(board.table.lookup(without) & 0xF) == Pattern::F4 {
             continue;
         }
         if !board.is_forbidden_mut(e) {
