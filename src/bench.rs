@@ -2,6 +2,7 @@
 //! cleared table. Its node count is the search's signature: a change that alters the
 //! search changes it, a refactor does not. `bench board` measures the board itself.
 
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -336,18 +337,12 @@ pub fn run_threads(threads: usize, millis: u64) -> (Vec<String>, f64) {
 
 /// `pbrain-tengen bench [board | depth N | threads N [MILLIS]]`.
 pub fn run(args: &[String]) -> anyhow::Result<()> {
-    match args.first().map(String::as_str) {
-        Some("board") => {
-            for line in run_board() {
-                println!("{line}");
-            }
-        }
+    let lines = match args.first().map(String::as_str) {
+        Some("board") => run_board(),
         Some("threads") => {
             let threads = args.get(1).map(|d| d.parse()).transpose()?.unwrap_or(1);
             let millis = args.get(2).map(|d| d.parse()).transpose()?.unwrap_or(1000);
-            for line in run_threads(threads, millis).0 {
-                println!("{line}");
-            }
+            run_threads(threads, millis).0
         }
         Some("depth") => {
             let depth = args
@@ -355,18 +350,19 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
                 .map(|d| d.parse())
                 .transpose()?
                 .unwrap_or(BENCH_DEPTH);
-            for line in run_search(depth).0 {
-                println!("{line}");
-            }
+            run_search(depth).0
         }
-        None => {
-            for line in run_search(BENCH_DEPTH).0 {
-                println!("{line}");
-            }
-        }
+        None => run_search(BENCH_DEPTH).0,
         Some(other) => anyhow::bail!(
             "unknown bench mode {other:?}: use `bench`, `bench board`, `bench depth N` or `bench threads N [MILLIS]`"
         ),
+    };
+    // A reader that stops early (`| head`) is not an error worth a panic.
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        if writeln!(out, "{line}").is_err() {
+            break;
+        }
     }
     Ok(())
 }
