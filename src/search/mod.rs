@@ -185,12 +185,19 @@ impl Searcher {
         result
     }
 
-    /// A legal move when no search could choose one (no candidates left to analyse).
+    /// A legal move when no search could choose one (no iteration finished in time):
+    /// the first in the search's own static order, which weighs threats made and
+    /// stopped.
     fn fallback(&self, board: &Board) -> SearchResult {
         let mut b = board.clone();
+        let us = b.side_to_move();
         let mut moves = Vec::new();
         movegen::legal_candidates(&mut b, &mut moves);
-        let best = moves.first().copied().unwrap_or(Pos::NONE);
+        let best = moves
+            .iter()
+            .copied()
+            .max_by_key(|&m| (movegen::order_score(&b, m, us), std::cmp::Reverse(m)))
+            .unwrap_or(Pos::NONE);
         SearchResult {
             best,
             score: 0,
@@ -328,9 +335,12 @@ fn main_iterate(
     let mut out = Outcome::default();
     let mut stable = 0;
     for depth in 1..=max_depth {
-        worker.may_abort = depth > 1;
+        // The first iteration runs to its end unless the hard limit itself is reached:
+        // a move from a finished search beats the static fallback.
+        worker.may_abort = depth > 1 || limits.hard < Duration::MAX;
         let iteration_start = start.elapsed();
         let previous_score = out.score;
+        worker.root_depth = depth;
         let score = aspiration(worker, depth, out.score);
         if worker.aborted {
             break;
@@ -380,6 +390,7 @@ fn helper_iterate(worker: &mut Worker, id: usize, max_depth: i32) -> Outcome {
         if depth > 1 && ((depth + phase) / size) % 2 != 0 {
             continue;
         }
+        worker.root_depth = depth;
         let score = aspiration(worker, depth, out.score);
         if worker.aborted {
             break;

@@ -237,3 +237,85 @@ fn vote_prefers_proven_wins_then_depth() {
     );
     assert_eq!(vote(&main, &[Outcome::default()]).best, Pos::new(1, 1));
 }
+
+/// A middle game from a self-play match (freestyle 15x15) where threat extensions
+/// without a bound made the first iteration run for seconds: depth 1 took 6.9 million
+/// nodes, far past a 300 ms turn. The chain of extensions is now cut at twice the
+/// iteration's depth.
+#[test]
+fn threat_extensions_stay_bounded_in_shallow_iterations() {
+    let moves = [
+        (7, 7),
+        (8, 6),
+        (7, 8),
+        (7, 6),
+        (6, 7),
+        (5, 7),
+        (9, 6),
+        (5, 6),
+        (8, 7),
+        (6, 9),
+        (10, 7),
+        (9, 7),
+        (10, 8),
+        (10, 6),
+        (8, 8),
+        (9, 8),
+        (4, 6),
+        (5, 5),
+        (5, 4),
+        (10, 10),
+        (5, 8),
+        (4, 8),
+        (11, 8),
+        (8, 5),
+        (9, 10),
+        (8, 11),
+        (10, 11),
+        (8, 9),
+        (12, 9),
+        (13, 10),
+        (11, 10),
+        (13, 8),
+        (11, 9),
+        (11, 11),
+        (10, 9),
+        (9, 9),
+        (12, 7),
+        (13, 6),
+        (11, 7),
+        (11, 6),
+        (13, 7),
+        (14, 7),
+        (12, 6),
+        (12, 5),
+        (12, 10),
+        (12, 8),
+        (14, 9),
+        (13, 9),
+        (13, 11),
+        (14, 12),
+        (11, 5),
+        (10, 4),
+        (6, 5),
+        (11, 4),
+        (10, 3),
+        (5, 9),
+        (7, 9),
+        (8, 4),
+        (7, 4),
+        (5, 3),
+        (7, 5),
+        (8, 3),
+        (8, 2),
+    ];
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    for (x, y) in moves {
+        b.play(Pos::new(x, y));
+    }
+    for depth in 1..=3 {
+        let r = search(&b, depth);
+        assert!(r.nodes < 200_000, "depth {depth}: {} nodes", r.nodes);
+        assert!(b.is_empty(r.best));
+    }
+}

@@ -41,6 +41,8 @@ pub struct Worker<'a> {
     /// Whether limits other than the stop flag may abort (off during the first iteration,
     /// so that there is always a searched move).
     pub may_abort: bool,
+    /// Depth of the iteration under way.
+    pub root_depth: i32,
     history: Vec<i32>,
     killers: [[Pos; 2]; MAX_PLY],
     pv: Vec<[Pos; MAX_PLY]>,
@@ -77,6 +79,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             aborted: false,
             may_abort: false,
+            root_depth: 1,
             history: vec![0; 2 * GRID],
             killers: [[Pos::NONE; 2]; MAX_PLY],
             pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY],
@@ -199,11 +202,13 @@ impl<'a> Worker<'a> {
             }
         }
 
-        if depth <= 0 && !defending && ply > 0 {
+        // A threatened open four at the horizon is searched one more ply: the static
+        // value cannot see it. Chains of such threats are cut at twice the iteration's
+        // depth, or a shallow iteration could grow without bound.
+        let extend = defending && ply < 2 * self.root_depth as usize + 2;
+        if depth <= 0 && !extend && ply > 0 {
             return self.leaf(p);
         }
-        // A threatened open four at the horizon is searched one more ply: the static
-        // value cannot see it.
         let depth = depth.max(1);
         let static_eval = evaluate(&self.board);
 
