@@ -434,14 +434,6 @@ impl ShapeTable {
     pub fn lookup(&self, renju_black: bool, packed: u16) -> Shape {
         Shape::from_u8(self.entries[renju_black as usize][packed as usize])
     }
-
-    /// The tables black and white use under `rule`.
-    pub fn for_rule(&'static self, rule: Rule) -> [&'static [u8; SHAPE_SPACE]; 2] {
-        [
-            &self.entries[(rule == Rule::Renju) as usize],
-            &self.entries[0],
-        ]
-    }
 }
 
 /// Four nibbles of line patterns.
