@@ -51,6 +51,8 @@ pub struct Worker<'a> {
     pub excluded: Vec<Pos>,
     /// Per-ply move lists, reused so that no node allocates.
     buffers: Vec<MoveBuffers>,
+    /// The leaves' VCF solver, reused for the same reason.
+    leaf_vcf: Vcf,
 }
 
 /// A ply's generated moves and their ordering scores.
@@ -88,6 +90,7 @@ impl<'a> Worker<'a> {
             buffers: (0..MAX_PLY)
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
+            leaf_vcf: Vcf::new(LEAF_VCF_NODES),
         }
     }
 
@@ -383,9 +386,9 @@ impl<'a> Worker<'a> {
         let us = self.board.side_to_move();
         let has_four = self.board.count_block4(us) > 0;
         if has_four {
-            let mut vcf = Vcf::new(LEAF_VCF_NODES);
-            let found = vcf.solve(&mut self.board, LEAF_VCF_FOURS);
-            self.nodes += vcf.nodes;
+            self.leaf_vcf.reset(LEAF_VCF_NODES);
+            let found = self.leaf_vcf.solve(&mut self.board, LEAF_VCF_FOURS);
+            self.nodes += self.leaf_vcf.nodes;
             if let Some((_, plies)) = found {
                 return win_in(p + plies as i32);
             }

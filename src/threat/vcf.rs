@@ -27,6 +27,10 @@ pub struct Vcf {
     /// number of fours. Fours transpose constantly, so without this long sequences
     /// explode.
     refuted: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// Move lists by recursion level, kept so that a search reused at every leaf of the
+    /// main search does not allocate.
+    buffers: Vec<Vec<Pos>>,
+    level: usize,
 }
 
 impl Vcf {
@@ -36,7 +40,17 @@ impl Vcf {
             max_nodes,
             deadline: None,
             refuted: HashMap::default(),
+            buffers: Vec::new(),
+            level: 0,
         }
+    }
+
+    /// Makes the solver new again with another budget, keeping its allocations.
+    pub fn reset(&mut self, max_nodes: u64) {
+        self.nodes = 0;
+        self.max_nodes = max_nodes;
+        self.deadline = None;
+        self.refuted.clear();
     }
 
     /// Searches a win for the side to move within `max_fours` of its fours. Returns the
@@ -47,11 +61,31 @@ impl Vcf {
     }
 
     fn attack(&mut self, board: &mut Board, us: Color, fours_left: u32) -> Option<(Pos, u32)> {
+        if self.buffers.len() <= self.level {
+            self.buffers.resize_with(self.level + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[self.level]);
+        moves.clear();
+        self.level += 1;
+        let result = self.attack_with(board, us, fours_left, &mut moves);
+        self.level -= 1;
+        self.buffers[self.level] = moves;
+        result
+    }
+
+    fn attack_with(
+        &mut self,
+        board: &mut Board,
+        us: Color,
+        fours_left: u32,
+        moves: &mut Vec<Pos>,
+    ) -> Option<(Pos, u32)> {
         let them = us.opp();
-        if let Some(p) = find_shape(board, us, Shape::Five) {
+        if board.count_fives(us) > 0
+            && let Some(p) = find_shape(board, us, Shape::Five)
+        {
             return Some((p, 1));
         }
-        let mut moves = Vec::new();
         if board.count_fives(them) > 0 {
             // The defender's last block made a four: the only move is to block it, and it
             // must be a four itself.
@@ -65,7 +99,7 @@ impl Vcf {
                 let p = find_shape(board, us, Shape::Flex4)?;
                 return Some((p, 3));
             }
-            four_moves(board, us, &mut moves);
+            four_moves(board, us, moves);
         }
         if fours_left == 0 {
             return None;
@@ -77,7 +111,7 @@ impl Vcf {
         {
             return None;
         }
-        for mv in moves {
+        for &mv in moves.iter() {
             if self.nodes >= self.max_nodes {
                 return None;
             }
@@ -88,8 +122,13 @@ impl Vcf {
                 self.max_nodes = self.nodes;
                 return None;
             }
+            // The direction of the four, read before the stone hides the cell's patterns:
+            // the defender's block lies on that line.
+            let dir = (0..4)
+                .find(|&d| board.pattern(mv, us, d).four_count() > 0)
+                .unwrap_or(0);
             board.place(mv, us);
-            let result = self.after_four(board, mv, us, fours_left);
+            let result = self.after_four(board, mv, dir, us, fours_left);
             board.undo();
             if let Some(plies) = result {
                 return Some((mv, plies));
@@ -106,6 +145,7 @@ impl Vcf {
         &mut self,
         board: &mut Board,
         mv: Pos,
+        dir: usize,
         us: Color,
         fours_left: u32,
     ) -> Option<u32> {
@@ -114,7 +154,7 @@ impl Vcf {
         if fives >= 2 {
             return Some(3);
         }
-        let block = five_point_near(board, mv, us)?;
+        let block = five_point_near(board, mv, dir, us)?;
         if !is_legal(board, block, them) {
             // Black must block on a forbidden point: white's five cannot be stopped.
             return Some(3);
@@ -152,14 +192,12 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The five point `color` made with its stone on `mv`.
-fn five_point_near(board: &Board, mv: Pos, color: Color) -> Option<Pos> {
-    (0..4).find_map(|d| {
-        (-4..=4isize)
-            .filter(|&k| k != 0)
-            .map(|k| mv.offset(d, k))
-            .find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
-    })
+/// The five point `color` made with its stone on `mv`, a four along direction `dir`.
+fn five_point_near(board: &Board, mv: Pos, dir: usize, color: Color) -> Option<Pos> {
+    (-4..=4isize)
+        .filter(|&k| k != 0)
+        .map(|k| mv.offset(dir, k))
+        .find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
 }
 
 /// Every legal point where `us` makes a four, best first.
