@@ -26,7 +26,7 @@ const TURN_MARGIN_PERCENT: u64 = 6;
 /// The turn margin is at least this many milliseconds.
 const MIN_TURN_MARGIN_MS: u64 = 60;
 /// Share of the hard turn limit that a move aims for when no match limit constrains it.
-const TURN_SOFT_PERCENT: u64 = 60;
+const TURN_SOFT_PERCENT: u64 = 85;
 /// Share of the remaining match time never planned for, in percent.
 const MATCH_RESERVE_PERCENT: u64 = 5;
 /// The match reserve is at least this many milliseconds; with less left the brain
@@ -166,7 +166,10 @@ mod tests {
     fn defaults_when_nothing_was_sent() {
         let b = budget(&TimeControl::default(), 0, 225, Duration::ZERO);
         assert_eq!(b.hard, ms(DEFAULT_TURN_MS - 300));
-        assert_eq!(b.soft, ms((DEFAULT_TURN_MS - 300) * 60 / 100));
+        assert_eq!(
+            b.soft,
+            ms((DEFAULT_TURN_MS - 300) * TURN_SOFT_PERCENT / 100)
+        );
     }
 
     #[test]
@@ -178,7 +181,7 @@ mod tests {
             Duration::ZERO,
         );
         assert_eq!(b.hard, ms(28_200));
-        assert_eq!(b.soft, ms(16_920));
+        assert_eq!(b.soft, ms(23_970));
     }
 
     #[test]
@@ -207,11 +210,11 @@ mod tests {
             Duration::ZERO,
         );
         // usable = 120000 - 6000 = 114000; soft = 114000 / 40 = 2850; the turn limit
-        // gives 4700 hard and 2820 soft.
+        // gives 4700 hard and 3995 soft.
         assert_eq!(
             b,
             Budget {
-                soft: ms(2_820),
+                soft: ms(2_850),
                 hard: ms(4_700)
             }
         );

@@ -619,6 +619,12 @@ impl Board {
         self.threat_field(color, 2)
     }
 
+    /// Empty cells that may be forbidden for `color` (renju black's only).
+    #[inline]
+    pub fn count_maybe_forbidden(&self, color: Color) -> u32 {
+        self.threat_field(color, 3)
+    }
+
     #[inline]
     fn threat_field(&self, color: Color, field: u32) -> u32 {
         (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF

@@ -1,5 +1,6 @@
 //! The search: iterative deepening with aspiration windows over `worker::Worker`'s
-//! principal variation search, a VCF attempt at the root, and n-best root analysis.
+//! principal variation search, VCF and VCT attempts at the root, and n-best root
+//! analysis.
 //!
 //! `Searcher` owns what lives across moves (the transposition table, the thread and memory
 //! settings). It never prints: progress goes to a callback, and the caller decides what
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::board::Board;
 use crate::movegen::{self, Threat};
 use crate::threat::vcf::Vcf;
+use crate::threat::vct::Vct;
 use crate::tt::{self, TranspositionTable};
 use crate::types::Pos;
 use crate::types::value::*;
@@ -75,6 +77,8 @@ pub struct Searcher {
     threads: usize,
     /// Whether the table has been sized for a memory limit yet.
     sized: bool,
+    /// Answer from the static move order alone (the one-ply baseline).
+    one_ply: bool,
 }
 
 impl Default for Searcher {
@@ -96,6 +100,7 @@ impl Searcher {
             tt: TranspositionTable::new(tt::MIN_TABLE_BYTES),
             threads: 1,
             sized: false,
+            one_ply: false,
         }
     }
 
@@ -108,6 +113,10 @@ impl Searcher {
 
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
+    }
+
+    pub fn set_one_ply(&mut self, on: bool) {
+        self.one_ply = on;
     }
 
     pub fn threads(&self) -> usize {
@@ -147,6 +156,9 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
+        if self.one_ply {
+            return self.fallback(board);
+        }
         if !self.sized {
             // No limit was given: the default one. The time it takes is taken from this
             // move's budget, which counts from `start`.
@@ -185,9 +197,9 @@ impl Searcher {
         result
     }
 
-    /// A legal move when no search could choose one (no iteration finished in time):
-    /// the first in the search's own static order, which weighs threats made and
-    /// stopped.
+    /// A legal move when no search could choose one (no iteration finished in time), and
+    /// every move of the one-ply baseline: the first in the search's own static order,
+    /// which weighs threats made and stopped (a five made scores above a five blocked).
     fn fallback(&self, board: &Board) -> SearchResult {
         let mut b = board.clone();
         let us = b.side_to_move();
@@ -231,6 +243,7 @@ impl Searcher {
         };
 
         // Decided positions need no search.
+        let mut solver_nodes = 0;
         if excluded.is_empty() {
             match movegen::threat(&mut b) {
                 Threat::Win(mv) => return done(mv, win_in(1), 1, 1, vec![mv]),
@@ -245,17 +258,26 @@ impl Searcher {
             }
             let mut vcf = Vcf::new(ROOT_VCF_NODES);
             vcf.deadline = start.checked_add(limits.hard / ROOT_VCF_TIME_SHARE);
-            if let Some((mv, plies)) = vcf.solve(&mut b, ROOT_VCF_FOURS) {
+            let mut found = vcf.solve(&mut b, ROOT_VCF_FOURS);
+            let mut nodes = vcf.nodes;
+            if found.is_none() {
+                let mut vct = Vct::new(ROOT_VCT_NODES.min(limits.max_nodes.unwrap_or(u64::MAX)));
+                vct.deadline = start.checked_add(limits.hard / ROOT_VCT_TIME_SHARE);
+                found = vct.solve(&mut b, ROOT_VCT_THREATS);
+                nodes += vct.nodes;
+            }
+            if let Some((mv, plies)) = found {
                 let score = win_in(plies as i32);
                 report(&SearchInfo {
                     depth: plies,
                     score,
-                    nodes: vcf.nodes,
+                    nodes,
                     elapsed: start.elapsed(),
                     pv: vec![mv],
                 });
-                return done(mv, score, plies, vcf.nodes, vec![mv]);
+                return done(mv, score, plies, nodes, vec![mv]);
             }
+            solver_nodes = nodes;
         }
 
         let deadline = start.checked_add(limits.hard);
@@ -287,7 +309,7 @@ impl Searcher {
             let helpers: Vec<Outcome> = helpers.into_iter().filter_map(|h| h.join().ok()).collect();
             (main, helpers)
         });
-        let nodes = main.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        let nodes = solver_nodes + main.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
         let chosen = vote(&main, &helpers);
         if chosen.best.is_none() {
             return SearchResult {
@@ -343,6 +365,16 @@ fn main_iterate(
         worker.root_depth = depth;
         let score = aspiration(worker, depth, out.score);
         if worker.aborted {
+            // A root move that beat the window in full in the unfinished iteration has
+            // seen deeper than the last completed one: it is played, with the score of
+            // the last complete iteration.
+            let line = worker.pv();
+            if depth > 1
+                && let Some(&mv) = line.first()
+            {
+                out.best = mv;
+                out.pv = line;
+            }
             break;
         }
         let line = worker.pv();
@@ -433,7 +465,7 @@ fn vote<'a>(main: &'a Outcome, helpers: &'a [Outcome]) -> &'a Outcome {
 fn time_target(limits: &Limits, stable: u32, falling: bool) -> Duration {
     let scaled = |percent: u32| limits.soft.saturating_mul(percent) / 100;
     if falling {
-        scaled(TIME_FALLING_PERCENT).min(limits.hard.saturating_mul(3) / 4)
+        scaled(TIME_FALLING_PERCENT).min(limits.hard)
     } else if stable >= TIME_STABLE_ITERATIONS {
         scaled(TIME_STABLE_PERCENT)
     } else {

@@ -16,13 +16,22 @@ pub const RFP_MARGIN: i32 = 90;
 
 /// Late move reductions: minimal depth, moves searched in full first.
 pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_FULL_MOVES: usize = 3;
+pub const LMR_FULL_MOVES: usize = 2;
+/// A quiet move's reduction is `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`
+/// plies, in hundredths.
+pub const LMR_BASE: i32 = 40;
+pub const LMR_DIVISOR: i32 = 180;
 
-/// Late move pruning: at shallow depth, quiet moves beyond this count (times depth) are
+/// Late move pruning: at shallow depth, quiet moves beyond `LMP_BASE + depth²` are
 /// skipped.
-pub const LMP_MAX_DEPTH: i32 = 4;
-pub const LMP_BASE: usize = 6;
-pub const LMP_PER_DEPTH: usize = 5;
+pub const LMP_MAX_DEPTH: i32 = 6;
+pub const LMP_BASE: usize = 3;
+
+/// Futility pruning: near the leaves, quiet moves are skipped where the static value is
+/// this far below alpha (base plus per ply of depth).
+pub const FUTILITY_MAX_DEPTH: i32 = 0;
+pub const FUTILITY_BASE: i32 = 80;
+pub const FUTILITY_PER_DEPTH: i32 = 100;
 
 /// Attacking moves a leaf VCF may spend.
 pub const LEAF_VCF_NODES: u64 = 60;
@@ -34,6 +43,11 @@ pub const ROOT_VCF_NODES: u64 = 200_000;
 pub const ROOT_VCF_TIME_SHARE: u32 = 5;
 /// Fours the root VCF may play.
 pub const ROOT_VCF_FOURS: u32 = 100;
+/// Nodes the root VCT may spend, the share (1/n) of the hard time limit it may use, and
+/// the attacking moves it may play.
+pub const ROOT_VCT_NODES: u64 = 100_000;
+pub const ROOT_VCT_TIME_SHARE: u32 = 10;
+pub const ROOT_VCT_THREATS: u32 = 10;
 
 /// History bonus is depth squared, capped here.
 pub const HISTORY_MAX: i32 = 1 << 14;
@@ -44,11 +58,11 @@ pub const CHECK_INTERVAL: u64 = 1024;
 /// Time use: after this many iterations with the same best move, stop at this share of
 /// the soft limit; when the score falls by more than this, go on to this share.
 pub const TIME_STABLE_ITERATIONS: u32 = 4;
-pub const TIME_STABLE_PERCENT: u32 = 45;
+pub const TIME_STABLE_PERCENT: u32 = 60;
 pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
 /// An iteration is expected to take at most this many times as long as the one before.
-pub const NEXT_ITERATION_FACTOR: u32 = 3;
+pub const NEXT_ITERATION_FACTOR: u32 = 2;
 
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
 /// depth d when ((d + phase) / size) is odd.

@@ -6,6 +6,7 @@
 //! moves late in the list are reduced or, near the leaves, pruned; leaves try a small
 //! VCF before the static evaluation.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -300,20 +301,24 @@ impl<'a> Worker<'a> {
         // Position breaks ties, so the order (and the bench) is deterministic.
         scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
 
+        let futile = !pv_node
+            && depth <= FUTILITY_MAX_DEPTH
+            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
         let old_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let mut searched = 0usize;
         for &(_, mv) in scored.iter() {
-            let quiet = !defending
-                && self.board.shape(mv, us) < Shape::Flex3
-                && self.board.shape(mv, them) < Shape::Flex3
-                && mv != tt_move;
+            // Moves that make no three or four of our own are quiet; the ones among them
+            // that take a point where the opponent would make a three are reduced less.
+            let quiet = !defending && self.board.shape(mv, us) < Shape::Flex3 && mv != tt_move;
+            let blocks = self.board.shape(mv, them) >= Shape::Flex3;
             if !pv_node
                 && quiet
-                && depth <= LMP_MAX_DEPTH
-                && searched >= LMP_BASE + LMP_PER_DEPTH * depth as usize
+                && searched > 0
                 && best > -WIN_THRESHOLD
+                && (futile
+                    || depth <= LMP_MAX_DEPTH && searched >= LMP_BASE + (depth * depth) as usize)
             {
                 continue;
             }
@@ -323,7 +328,9 @@ impl<'a> Worker<'a> {
                 -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node)
             } else {
                 let r = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_FULL_MOVES {
-                    1 + (searched >= 10) as i32 + (depth >= 8 && searched >= 20) as i32
+                    let killer = mv == killers[0] || mv == killers[1];
+                    (reduction(depth, searched) - pv_node as i32 - killer as i32 - blocks as i32)
+                        .clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -395,4 +402,24 @@ impl<'a> Worker<'a> {
         }
         evaluate(&self.board)
     }
+}
+
+/// Late move reduction in plies for a quiet move, by depth and by how many moves were
+/// searched before it: it grows with both, slowly.
+fn reduction(depth: i32, searched: usize) -> i32 {
+    static TABLE: OnceLock<Vec<[i8; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..=MAX_DEPTH as usize + 1)
+            .map(|d| {
+                std::array::from_fn(|m| {
+                    if d == 0 || m == 0 {
+                        return 0;
+                    }
+                    let r = (d as f64).ln() * (m as f64).ln() * 10_000.0 / LMR_DIVISOR as f64;
+                    ((r + LMR_BASE as f64) / 100.0) as i8
+                })
+            })
+            .collect()
+    });
+    table[(depth.max(0) as usize).min(table.len() - 1)][searched.min(63)] as i32
 }

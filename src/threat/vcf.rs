@@ -6,9 +6,9 @@
 //! block that makes a four of its own must be answered, and the answer must again be a
 //! four for the sequence to go on.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
+
+use super::KeyMap;
 
 use crate::board::Board;
 use crate::board::pattern::Shape;
@@ -26,7 +26,7 @@ pub struct Vcf {
     /// Positions (attacker to move) already shown to have no win within the stored
     /// number of fours. Fours transpose constantly, so without this long sequences
     /// explode.
-    refuted: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    refuted: KeyMap<u32>,
     /// Move lists by recursion level, kept so that a search reused at every leaf of the
     /// main search does not allocate.
     buffers: Vec<Vec<Pos>>,
@@ -39,7 +39,7 @@ impl Vcf {
             nodes: 0,
             max_nodes,
             deadline: None,
-            refuted: HashMap::default(),
+            refuted: KeyMap::default(),
             buffers: Vec::new(),
             level: 0,
         }
@@ -57,6 +57,17 @@ impl Vcf {
     /// first move and the number of plies to the five.
     pub fn solve(&mut self, board: &mut Board, max_fours: u32) -> Option<(Pos, u32)> {
         let us = board.side_to_move();
+        self.attack(board, us, max_fours)
+    }
+
+    /// The same for `us` whoever is to move: what `us` would win if the opponent passed.
+    /// Every win it stores or finds is `us`'s, so one solver must keep one attacker.
+    pub fn solve_for(
+        &mut self,
+        board: &mut Board,
+        us: Color,
+        max_fours: u32,
+    ) -> Option<(Pos, u32)> {
         self.attack(board, us, max_fours)
     }
 
@@ -95,7 +106,8 @@ impl Vcf {
             }
             moves.push(b);
         } else {
-            if board.count_flex4(us) > 0 {
+            // The open four is a four too, and counts against the limit.
+            if board.count_flex4(us) > 0 && fours_left > 0 {
                 let p = find_shape(board, us, Shape::Flex4)?;
                 return Some((p, 3));
             }
@@ -171,27 +183,6 @@ impl Vcf {
     }
 }
 
-/// Zobrist keys are already uniform: the hasher passes them through. A fixed hasher also
-/// keeps std's random seeding (and, on Windows, its extra system DLL) out of the search.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// The five point `color` made with its stone on `mv`, a four along direction `dir`.
 fn five_point_near(board: &Board, mv: Pos, dir: usize, color: Color) -> Option<Pos> {
     (-4..=4isize)
@@ -204,6 +195,12 @@ fn five_point_near(board: &Board, mv: Pos, dir: usize, color: Color) -> Option<P
 pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     out.clear();
     let renju_black = us == Color::Black && board.rule() == Rule::Renju;
+    // The board counts the cells of each four shape: most positions have none.
+    if board.count_block4(us) + board.count_flex4(us) == 0
+        && !(renju_black && board.count_maybe_forbidden(us) > 0)
+    {
+        return;
+    }
     for p in board.area_points() {
         if board.near(p) == 0 || !board.is_empty(p) {
             continue;
@@ -302,7 +299,7 @@ mod tests {
             .find(|r| r.get("id").as_str() == "P001")
             .expect("P001");
         let mut b = renju_board(&r);
-        assert!(Vcf::new(10_000_000).solve(&mut b, 10).is_none());
+        assert!(Vcf::new(10_000_000).solve(&mut b, 11).is_none());
         assert!(Vcf::new(10_000_000).solve(&mut b, 12).is_some());
     }
 
