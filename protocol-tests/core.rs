@@ -185,3 +185,43 @@ fn rectangular_boards_keep_moves_inside() {
         assert!(taken.insert(reply));
     }
 }
+
+#[test]
+fn one_ply_baseline_makes_five_before_blocking_and_blocks_otherwise() {
+    let send_board = |brain: &mut Brain, moves: &[(usize, usize)]| {
+        let lines = board_lines(moves, "BOARD");
+        brain.send_all(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+    };
+    let mut brain = Brain::start_with_args(&["--one-ply"]);
+    brain.send("START 15");
+    brain.expect("OK");
+    // Both sides have four in a row; the side to move (black) completes its own.
+    let both = [
+        (3, 3),
+        (3, 9),
+        (4, 3),
+        (4, 9),
+        (5, 3),
+        (5, 9),
+        (6, 3),
+        (6, 9),
+    ];
+    send_board(&mut brain, &both);
+    let mv = brain.expect_move();
+    assert!(mv == (2, 3) || mv == (7, 3), "{mv:?}");
+    // White has a four, black only an open three: black blocks the four.
+    let blocked = [
+        (3, 3),
+        (3, 9),
+        (4, 3),
+        (4, 9),
+        (5, 3),
+        (5, 9),
+        (2, 9),
+        (6, 9),
+        (12, 12),
+        (0, 14),
+    ];
+    send_board(&mut brain, &blocked);
+    assert_eq!(brain.expect_move(), (7, 9));
+}

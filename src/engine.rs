@@ -351,6 +351,12 @@ impl Engine {
         }
     }
 
+    /// Makes every move the static move order's first choice, without search: the
+    /// one-ply baseline that matches measure the search against.
+    pub fn set_one_ply(&mut self, on: bool) {
+        self.searcher.set_one_ply(on);
+    }
+
     /// Sets the process memory limit in bytes (0: the default limit). An error says the
     /// limit is too small to play well; the engine still plays.
     pub fn set_memory(&mut self, bytes: u64) -> Result<(), String> {

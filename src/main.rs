@@ -9,12 +9,14 @@ fn main() -> ExitCode {
         // Managers may pass flags of their own (Yixin-Board starts engines with
         // `--force-utf8`): anything that is not a subcommand means the protocol.
         None => {
-            tengen::protocol::run(None);
+            tengen::protocol::run(None, false);
             Ok(0)
         }
         Some(flag) if flag.starts_with('-') && flag != "-h" && flag != "--help" => {
             threads_flag(&args).map(|threads| {
-                tengen::protocol::run(threads);
+                // A baseline for matches: every move from the static move order alone.
+                let one_ply = args.iter().any(|a| a == "--one-ply");
+                tengen::protocol::run(threads, one_ply);
                 0
             })
         }

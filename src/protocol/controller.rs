@@ -53,6 +53,11 @@ impl Controller {
         }
     }
 
+    /// Plays every move from the static move order, without searching (`--one-ply`).
+    pub fn set_one_ply(&mut self, on: bool) {
+        self.engine.set_one_ply(on);
+    }
+
     /// Handles one command.
     pub fn handle(&mut self, received: Received) {
         if !matches!(received.cmd, Command::Info(_)) && !self.info_errors.is_empty() {

@@ -26,7 +26,7 @@ use std::time::Instant;
 /// Runs the brain on stdin and stdout until `END` or the end of input. `threads`, from
 /// the command line, replaces the build's default thread count (`INFO thread_num`
 /// still overrides both).
-pub fn run(threads: Option<usize>) {
+pub fn run(threads: Option<usize>, one_ply: bool) {
     let out = Output::stdout();
     let stop = StopControl::new();
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -53,6 +53,7 @@ pub fn run(threads: Option<usize>) {
     if let Some(n) = threads {
         controller.set_threads(n);
     }
+    controller.set_one_ply(one_ply);
     for received in rx {
         controller.handle(received);
     }
