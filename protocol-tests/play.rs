@@ -9,6 +9,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 use tengen::board::Board;
+use tengen::board::pattern::Shape;
 use tengen::types::{Color, Pos, Rule};
 
 /// Far above what any of these sessions needs; only a hang gets near it.
@@ -377,6 +378,18 @@ fn renju_shows_and_refuses_black_forbidden_points() {
         assert_eq!(marked, board.forbidden_points(), "{reply}");
         if let Some(&pos) = marked.first() {
             break pos;
+        }
+        // White's own threats come first: black blocks a five, then an open four's point,
+        // or every shape would be lost to them.
+        let urgent = [Shape::Five, Shape::Flex4].into_iter().find_map(|threat| {
+            board
+                .points()
+                .find(|&p| board.is_empty(p) && board.shape(p, Color::White) == threat)
+                .filter(|&p| !board.is_forbidden(p))
+        });
+        if let Some(p) = urgent {
+            reply = s.say(&format!("{},{}", p.x(), p.y()));
+            continue 'search;
         }
         let position: String = shown.iter().flatten().collect();
         for &(cx, cy) in &centres {

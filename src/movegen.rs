@@ -105,8 +105,10 @@ pub fn makes_four(board: &Board, pos: Pos, color: Color) -> bool {
     (0..4).any(|d| board.pattern(pos, color, d).four_count() > 0)
 }
 
-/// Against an open-four threat: the side to move's fours and the points that break the
-/// opponent's threes (where the opponent would make a four or better).
+/// Against an open-four threat: the side to move's fours, and the points on the
+/// opponent's threes (where it would make a four or better) after which it has no open
+/// four left to make. Any other move lets the open four come, and an open four wins
+/// unless a five is already waiting.
 pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
     let us = board.side_to_move();
     let them = us.opp();
@@ -116,10 +118,19 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
             continue;
         }
         let counter = makes_four(board, p, us);
-        let breaks = (0..4).any(|d| board.pattern(p, them, d) >= Pattern::B4);
-        if (counter || breaks) && is_legal(board, p, us) {
-            out.push(p);
+        let on_a_three = (0..4).any(|d| board.pattern(p, them, d) >= Pattern::B4);
+        if !(counter || on_a_three) || !is_legal(board, p, us) {
+            continue;
         }
+        if !counter {
+            board.place(p, us);
+            let stops = board.count_flex4(them) == 0;
+            board.undo();
+            if !stops {
+                continue;
+            }
+        }
+        out.push(p);
     }
 }
 

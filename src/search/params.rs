@@ -22,14 +22,17 @@ pub const LMR_FULL_MOVES: usize = 2;
 pub const LMR_BASE: i32 = 40;
 pub const LMR_DIVISOR: i32 = 180;
 
-/// Late move pruning: at shallow depth, quiet moves beyond `LMP_BASE + depth²` are
-/// skipped.
-pub const LMP_MAX_DEPTH: i32 = 6;
-pub const LMP_BASE: usize = 3;
+/// Move count pruning: at a node of depth d, moves beyond `MOVE_COUNT_BASE +
+/// d^MOVE_COUNT_EXPONENT` (half as many when the side to move is not improving) are
+/// skipped once a non-losing move is known.
+pub const MOVE_COUNT_BASE: usize = 3;
+pub const MOVE_COUNT_EXPONENT: f64 = 1.32;
+/// Below this depth, moves that make no shape for either side are skipped.
+pub const TRIVIAL_PRUNE_DEPTH: i32 = 4;
 
 /// Futility pruning: near the leaves, quiet moves are skipped where the static value is
 /// this far below alpha (base plus per ply of depth).
-pub const FUTILITY_MAX_DEPTH: i32 = 0;
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
 pub const FUTILITY_BASE: i32 = 80;
 pub const FUTILITY_PER_DEPTH: i32 = 100;
 

@@ -54,6 +54,9 @@ pub struct Worker<'a> {
     buffers: Vec<MoveBuffers>,
     /// The leaves' VCF solver, reused for the same reason.
     leaf_vcf: Vcf,
+    /// Static value of the node at each ply of the current line, to tell whether the
+    /// side to move is improving on its position two plies ago.
+    evals: [i32; MAX_PLY],
 }
 
 /// A ply's generated moves and their ordering scores.
@@ -92,6 +95,7 @@ impl<'a> Worker<'a> {
                 .map(|_| (Vec::with_capacity(256), Vec::with_capacity(256)))
                 .collect(),
             leaf_vcf: Vcf::new(LEAF_VCF_NODES),
+            evals: [0; MAX_PLY],
         }
     }
 
@@ -215,6 +219,7 @@ impl<'a> Worker<'a> {
         }
         let depth = depth.max(1);
         let static_eval = evaluate(&self.board);
+        self.evals[ply] = static_eval;
 
         if !pv_node
             && !defending
@@ -301,6 +306,8 @@ impl<'a> Worker<'a> {
         // Position breaks ties, so the order (and the bench) is deterministic.
         scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
 
+        let improving = ply < 2 || static_eval > self.evals[ply - 2];
+        let move_limit = move_count_limit(depth, improving);
         let futile = !pv_node
             && depth <= FUTILITY_MAX_DEPTH
             && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
@@ -313,14 +320,18 @@ impl<'a> Worker<'a> {
             // that take a point where the opponent would make a three are reduced less.
             let quiet = !defending && self.board.shape(mv, us) < Shape::Flex3 && mv != tt_move;
             let blocks = self.board.shape(mv, them) >= Shape::Flex3;
-            if !pv_node
-                && quiet
-                && searched > 0
-                && best > -WIN_THRESHOLD
-                && (futile
-                    || depth <= LMP_MAX_DEPTH && searched >= LMP_BASE + (depth * depth) as usize)
-            {
-                continue;
+            // With a move that does not lose in hand, trust the order: only the first
+            // few moves are searched (more at depth, and where the position improves),
+            // and near the leaves moves that make nothing for either side are skipped.
+            if ply > 0 && searched > 0 && best > -WIN_THRESHOLD && mv != tt_move {
+                let trivial = self.board.shape(mv, us) == Shape::None
+                    && self.board.shape(mv, them) == Shape::None;
+                if searched >= move_limit
+                    || (trivial && depth < TRIVIAL_PRUNE_DEPTH)
+                    || (!pv_node && quiet && futile)
+                {
+                    continue;
+                }
             }
             self.board.play(mv);
             self.tt.prefetch(self.board.hash());
@@ -422,4 +433,11 @@ fn reduction(depth: i32, searched: usize) -> i32 {
             .collect()
     });
     table[(depth.max(0) as usize).min(table.len() - 1)][searched.min(63)] as i32
+}
+
+/// Moves searched at a node before the rest are pruned: `3 + depth^1.32`, doubled where
+/// the side to move is improving.
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let base = MOVE_COUNT_BASE + (depth.max(0) as f64).powf(MOVE_COUNT_EXPONENT) as usize;
+    if improving { 2 * base } else { base }
 }
