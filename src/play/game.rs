@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 /// Share of the time per move after which no new iteration starts; the rest is margin
 /// for the iteration in progress, which is cut off at the full time.
-const SOFT_SHARE: f64 = 0.6;
+const SOFT_SHARE: f64 = 0.85;
 
 /// Moves of the expected line shown with a hint.
 const HINT_LINE: usize = 6;
