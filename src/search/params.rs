@@ -20,10 +20,10 @@ pub const LMR_FULL_MOVES: usize = 2;
 /// A quiet move's reduction is `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`
 /// plies, in hundredths.
 pub const LMR_BASE: i32 = 40;
-pub const LMR_DIVISOR: i32 = 180;
+pub const LMR_DIVISOR: i32 = 140;
 
 /// Move count pruning: at a node of depth d, moves beyond `MOVE_COUNT_BASE +
-/// d^MOVE_COUNT_EXPONENT` (half as many when the side to move is not improving) are
+/// d^MOVE_COUNT_EXPONENT` (twice as many when the side to move is improving) are
 /// skipped once a non-losing move is known.
 pub const MOVE_COUNT_BASE: usize = 3;
 pub const MOVE_COUNT_EXPONENT: f64 = 1.32;
@@ -61,11 +61,13 @@ pub const CHECK_INTERVAL: u64 = 1024;
 /// Time use: after this many iterations with the same best move, stop at this share of
 /// the soft limit; when the score falls by more than this, go on to this share.
 pub const TIME_STABLE_ITERATIONS: u32 = 4;
-pub const TIME_STABLE_PERCENT: u32 = 60;
+pub const TIME_STABLE_PERCENT: u32 = 80;
 pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
-/// An iteration is expected to take at most this many times as long as the one before.
-pub const NEXT_ITERATION_FACTOR: u32 = 2;
+/// A new iteration starts only if this many times the last one's time still fits before
+/// the hard limit. Under a turn limit alone, time saved is time lost, and the move that
+/// leads an unfinished iteration is played, so 1 suffices.
+pub const NEXT_ITERATION_FACTOR: u32 = 1;
 
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
 /// depth d when ((d + phase) / size) is odd.
