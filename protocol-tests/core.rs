@@ -209,19 +209,13 @@ fn one_ply_baseline_makes_five_before_blocking_and_blocks_otherwise() {
     send_board(&mut brain, &both);
     let mv = brain.expect_move();
     assert!(mv == (2, 3) || mv == (7, 3), "{mv:?}");
-    // White has a four, black only an open three: black blocks the four.
-    let blocked = [
-        (3, 3),
-        (3, 9),
-        (4, 3),
-        (4, 9),
-        (5, 3),
-        (5, 9),
-        (2, 9),
-        (6, 9),
-        (12, 12),
-        (0, 14),
-    ];
+    // The same threes, then black's row stays a three while white's becomes a four
+    // (blocked on one end): black blocks it.
+    let blocked: Vec<_> = both[..6]
+        .iter()
+        .copied()
+        .chain([(2, 9), (6, 9), (12, 12), (0, 14)])
+        .collect();
     send_board(&mut brain, &blocked);
     assert_eq!(brain.expect_move(), (7, 9));
 }
