@@ -315,6 +315,7 @@ pub fn run_threads(threads: usize, millis: u64) -> (Vec<String>, f64) {
         max_depth: None,
         max_nodes: None,
         nbest: 1,
+        threat_solvers: true,
     };
     let mut lines = Vec::new();
     let (mut nodes, mut secs) = (0u64, 0f64);

@@ -227,6 +227,7 @@ impl<W: Write> Game<W> {
             max_depth: None,
             max_nodes: None,
             nbest: 1,
+            threat_solvers: true,
         }
     }
 

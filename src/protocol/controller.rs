@@ -126,6 +126,7 @@ impl Controller {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             nbest,
+            threat_solvers: true,
         };
         let out = self.out.clone();
         let last = &mut self.last_progress;

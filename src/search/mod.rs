@@ -33,6 +33,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// 1 normally; `YXNBEST n` asks for the n best moves.
     pub nbest: usize,
+    /// Whether the root VCF and VCT run before the search (always in play; off only to
+    /// see what the search finds by itself).
+    pub threat_solvers: bool,
 }
 
 impl Limits {
@@ -44,6 +47,7 @@ impl Limits {
             max_depth: Some(depth),
             max_nodes: None,
             nbest: 1,
+            threat_solvers: true,
         }
     }
 }
@@ -244,7 +248,7 @@ impl Searcher {
 
         // Decided positions need no search.
         let mut solver_nodes = 0;
-        if excluded.is_empty() {
+        if excluded.is_empty() && limits.threat_solvers {
             match movegen::threat(&mut b) {
                 Threat::Win(mv) => return done(mv, win_in(1), 1, 1, vec![mv]),
                 Threat::BlockFive(mv) => {
