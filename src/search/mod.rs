@@ -261,14 +261,14 @@ impl Searcher {
                 _ => {}
             }
             let mut vcf = Vcf::new(ROOT_VCF_NODES);
-            vcf.deadline = start.checked_add(limits.hard / ROOT_VCF_TIME_SHARE);
+            vcf.budget.deadline = start.checked_add(limits.hard / ROOT_VCF_TIME_SHARE);
             let mut found = vcf.solve(&mut b, ROOT_VCF_FOURS);
-            let mut nodes = vcf.nodes;
+            let mut nodes = vcf.budget.nodes;
             if found.is_none() {
                 let mut vct = Vct::new(ROOT_VCT_NODES.min(limits.max_nodes.unwrap_or(u64::MAX)));
-                vct.deadline = start.checked_add(limits.hard / ROOT_VCT_TIME_SHARE);
+                vct.budget.deadline = start.checked_add(limits.hard / ROOT_VCT_TIME_SHARE);
                 found = vct.solve(&mut b, ROOT_VCT_THREATS);
-                nodes += vct.nodes;
+                nodes += vct.budget.nodes;
             }
             if let Some((mv, plies)) = found {
                 let score = win_in(plies as i32);

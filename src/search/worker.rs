@@ -318,14 +318,14 @@ impl<'a> Worker<'a> {
         for &(_, mv) in scored.iter() {
             // Moves that make no three or four of our own are quiet; the ones among them
             // that take a point where the opponent would make a three are reduced less.
-            let quiet = !defending && self.board.shape(mv, us) < Shape::Flex3 && mv != tt_move;
-            let blocks = self.board.shape(mv, them) >= Shape::Flex3;
+            let (own, theirs) = (self.board.shape(mv, us), self.board.shape(mv, them));
+            let quiet = !defending && own < Shape::Flex3 && mv != tt_move;
+            let blocks = theirs >= Shape::Flex3;
             // With a move that does not lose in hand, trust the order: only the first
             // few moves are searched (more at depth, and where the position improves),
             // and near the leaves moves that make nothing for either side are skipped.
             if ply > 0 && searched > 0 && best > -WIN_THRESHOLD && mv != tt_move {
-                let trivial = self.board.shape(mv, us) == Shape::None
-                    && self.board.shape(mv, them) == Shape::None;
+                let trivial = own == Shape::None && theirs == Shape::None;
                 if searched >= move_limit
                     || (trivial && depth < TRIVIAL_PRUNE_DEPTH)
                     || (!pv_node && quiet && futile)
@@ -406,7 +406,7 @@ impl<'a> Worker<'a> {
         if has_four {
             self.leaf_vcf.reset(LEAF_VCF_NODES);
             let found = self.leaf_vcf.solve(&mut self.board, LEAF_VCF_FOURS);
-            self.nodes += self.leaf_vcf.nodes;
+            self.nodes += self.leaf_vcf.budget.nodes;
             if let Some((_, plies)) = found {
                 return win_in(p + plies as i32);
             }

@@ -8,6 +8,9 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+use crate::types::Pos;
 
 pub mod vcf;
 pub mod vct;
@@ -33,5 +36,69 @@ impl Hasher for KeyHasher {
 
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
+    }
+}
+
+/// What a solver may spend: nodes counted against a cap, and an optional deadline.
+pub struct Budget {
+    /// Nodes spent.
+    pub nodes: u64,
+    /// Stop once this many nodes are spent.
+    pub max_nodes: u64,
+    /// Stop at this time, if set (checked every 1024 nodes).
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    pub fn new(max_nodes: u64) -> Budget {
+        Budget {
+            nodes: 0,
+            max_nodes,
+            deadline: None,
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.nodes >= self.max_nodes
+    }
+
+    /// Counts a node; false once the cap or the deadline is reached. Out of time, the
+    /// budget counts as spent from then on.
+    pub fn spend(&mut self) -> bool {
+        if self.exhausted() {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.max_nodes = self.nodes;
+            return false;
+        }
+        true
+    }
+}
+
+/// Move lists by recursion level, kept so that a solver called at every leaf of the main
+/// search does not allocate per node. `take` gives the next level's list, empty;
+/// `give_back` returns it.
+#[derive(Default)]
+pub(crate) struct MoveStack {
+    lists: Vec<Vec<Pos>>,
+    level: usize,
+}
+
+impl MoveStack {
+    pub fn take(&mut self) -> Vec<Pos> {
+        if self.lists.len() <= self.level {
+            self.lists.resize_with(self.level + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.lists[self.level]);
+        moves.clear();
+        self.level += 1;
+        moves
+    }
+
+    pub fn give_back(&mut self, moves: Vec<Pos>) {
+        self.level -= 1;
+        self.lists[self.level] = moves;
     }
 }

@@ -6,9 +6,7 @@
 //! block that makes a four of its own must be answered, and the answer must again be a
 //! four for the sequence to go on.
 
-use std::time::Instant;
-
-use super::KeyMap;
+use super::{Budget, KeyMap, MoveStack};
 
 use crate::board::Board;
 use crate::board::pattern::Shape;
@@ -18,46 +16,33 @@ use crate::types::{Color, Pos, Rule};
 /// Budget, counters and memory of one VCF search.
 pub struct Vcf {
     /// Attacking moves searched.
-    pub nodes: u64,
-    /// Stop once this many nodes are spent.
-    pub max_nodes: u64,
-    /// Stop at this time, if set (checked every 1024 nodes).
-    pub deadline: Option<Instant>,
+    pub budget: Budget,
     /// Positions (attacker to move) already shown to have no win within the stored
     /// number of fours. Fours transpose constantly, so without this long sequences
     /// explode.
     refuted: KeyMap<u32>,
-    /// Move lists by recursion level, kept so that a search reused at every leaf of the
-    /// main search does not allocate.
-    buffers: Vec<Vec<Pos>>,
-    level: usize,
+    moves: MoveStack,
 }
 
 impl Vcf {
     pub fn new(max_nodes: u64) -> Vcf {
         Vcf {
-            nodes: 0,
-            max_nodes,
-            deadline: None,
+            budget: Budget::new(max_nodes),
             refuted: KeyMap::default(),
-            buffers: Vec::new(),
-            level: 0,
+            moves: MoveStack::default(),
         }
     }
 
     /// Makes the solver new again with another budget, keeping its allocations.
     pub fn reset(&mut self, max_nodes: u64) {
-        self.nodes = 0;
-        self.max_nodes = max_nodes;
-        self.deadline = None;
+        self.budget = Budget::new(max_nodes);
         self.refuted.clear();
     }
 
     /// Searches a win for the side to move within `max_fours` of its fours. Returns the
     /// first move and the number of plies to the five.
     pub fn solve(&mut self, board: &mut Board, max_fours: u32) -> Option<(Pos, u32)> {
-        let us = board.side_to_move();
-        self.attack(board, us, max_fours)
+        self.solve_for(board, board.side_to_move(), max_fours)
     }
 
     /// The same for `us` whoever is to move: what `us` would win if the opponent passed.
@@ -72,15 +57,9 @@ impl Vcf {
     }
 
     fn attack(&mut self, board: &mut Board, us: Color, fours_left: u32) -> Option<(Pos, u32)> {
-        if self.buffers.len() <= self.level {
-            self.buffers.resize_with(self.level + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.buffers[self.level]);
-        moves.clear();
-        self.level += 1;
+        let mut moves = self.moves.take();
         let result = self.attack_with(board, us, fours_left, &mut moves);
-        self.level -= 1;
-        self.buffers[self.level] = moves;
+        self.moves.give_back(moves);
         result
     }
 
@@ -124,14 +103,7 @@ impl Vcf {
             return None;
         }
         for &mv in moves.iter() {
-            if self.nodes >= self.max_nodes {
-                return None;
-            }
-            self.nodes += 1;
-            if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d)
-            {
-                // Out of time: the budget counts as spent.
-                self.max_nodes = self.nodes;
+            if !self.budget.spend() {
                 return None;
             }
             // The direction of the four, read before the stone hides the cell's patterns:
@@ -146,7 +118,7 @@ impl Vcf {
                 return Some((mv, plies));
             }
         }
-        if self.nodes < self.max_nodes {
+        if !self.budget.exhausted() {
             self.refuted.insert(board.hash(), fours_left);
         }
         None

@@ -14,10 +14,8 @@
 //! Everything it proves is proven: a line it cannot finish within its budget counts as
 //! no win.
 
-use std::time::Instant;
-
-use super::KeyMap;
 use super::vcf::{Vcf, four_moves};
+use super::{Budget, KeyMap, MoveStack};
 use crate::board::Board;
 use crate::board::pattern::Shape;
 use crate::movegen::{self, Threat, find_shape, is_legal};
@@ -41,31 +39,22 @@ enum Replies {
 /// Budget, counters and memory of one VCT search.
 pub struct Vct {
     /// Attacking moves and defences searched.
-    pub nodes: u64,
-    /// Stop once this many nodes are spent.
-    pub max_nodes: u64,
-    /// Stop at this time, if set (checked every 1024 nodes).
-    pub deadline: Option<Instant>,
+    pub budget: Budget,
     /// Attacker-to-move positions shown to have no win within the stored number of
     /// attacking moves.
     refuted: KeyMap<u32>,
     /// The attacker's VCF, at every attacker node and for the threat of one.
     vcf: Vcf,
-    /// Move lists by recursion level, so that the search does not allocate per node.
-    buffers: Vec<Vec<Pos>>,
-    level: usize,
+    moves: MoveStack,
 }
 
 impl Vct {
     pub fn new(max_nodes: u64) -> Vct {
         Vct {
-            nodes: 0,
-            max_nodes,
-            deadline: None,
+            budget: Budget::new(max_nodes),
             refuted: KeyMap::default(),
             vcf: Vcf::new(0),
-            buffers: Vec::new(),
-            level: 0,
+            moves: MoveStack::default(),
         }
     }
 
@@ -77,41 +66,18 @@ impl Vct {
             if let Some(found) = self.attack(board, us, threats) {
                 return Some(found);
             }
-            if self.exhausted() {
+            if self.budget.exhausted() {
                 break;
             }
         }
         None
     }
 
-    fn exhausted(&self) -> bool {
-        self.nodes >= self.max_nodes
-    }
-
-    /// Counts a node; false once the budget or the deadline is spent.
-    fn spend(&mut self) -> bool {
-        if self.exhausted() {
-            return false;
-        }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.max_nodes = self.nodes;
-            return false;
-        }
-        true
-    }
-
     /// Runs `f` with this level's move list.
     fn with_moves<R>(&mut self, f: impl FnOnce(&mut Self, &mut Vec<Pos>) -> R) -> R {
-        if self.buffers.len() <= self.level {
-            self.buffers.resize_with(self.level + 1, Vec::new);
-        }
-        let mut moves = std::mem::take(&mut self.buffers[self.level]);
-        moves.clear();
-        self.level += 1;
+        let mut moves = self.moves.take();
         let result = f(self, &mut moves);
-        self.level -= 1;
-        self.buffers[self.level] = moves;
+        self.moves.give_back(moves);
         result
     }
 
@@ -128,7 +94,7 @@ impl Vct {
             Threat::BlockFive(block) => {
                 // The defender's counter-four: block it (a move of the attacker's, so it
                 // counts), and a threat must still stand after it.
-                if threats == 0 || !self.spend() {
+                if threats == 0 || !self.budget.spend() {
                     return None;
                 }
                 board.place(block, us);
@@ -153,7 +119,7 @@ impl Vct {
         let found = self.with_moves(|vct, moves| {
             attacking_moves(board, us, fours_only, moves);
             for &mv in moves.iter() {
-                if !vct.spend() {
+                if !vct.budget.spend() {
                     return None;
                 }
                 board.place(mv, us);
@@ -165,7 +131,7 @@ impl Vct {
             }
             None
         });
-        if found.is_none() && !self.exhausted() {
+        if found.is_none() && !self.budget.exhausted() {
             self.refuted.insert(board.hash(), threats);
         }
         found
@@ -195,7 +161,7 @@ impl Vct {
             }
             let mut longest = 0;
             for &d in moves.iter() {
-                if !vct.spend() {
+                if !vct.budget.spend() {
                     return None;
                 }
                 board.place(d, them);
@@ -213,13 +179,13 @@ impl Vct {
     /// A short VCF for the attacker `us`, whoever is to move, within the attacking moves
     /// left; its nodes count here.
     fn vcf(&mut self, board: &mut Board, us: Color, threats: u32) -> Option<(Pos, u32)> {
-        if self.exhausted() {
+        if self.budget.exhausted() {
             return None;
         }
-        let before = self.vcf.nodes;
-        self.vcf.max_nodes = before + VCF_NODES;
+        let before = self.vcf.budget.nodes;
+        self.vcf.budget.max_nodes = before + VCF_NODES;
         let found = self.vcf.solve_for(board, us, threats.min(VCF_FOURS));
-        self.nodes += self.vcf.nodes - before;
+        self.budget.nodes += self.vcf.budget.nodes - before;
         found
     }
 }
@@ -268,13 +234,9 @@ mod tests {
             let id = r.get("id").as_str();
             let mut b = renju_board(r);
             let limit = r.get("attacker_moves_limit").as_i64() as u32;
-            let (mv, plies) = Vct::new(5_000_000).solve(&mut b, limit).unwrap_or_else(|| {
-                panic!("{id} unsolved {:?}", {
-                    let mut v = Vct::new(5_000_000);
-                    let r = v.solve(&mut b, limit + 2);
-                    (r, v.nodes)
-                })
-            });
+            let (mv, plies) = Vct::new(5_000_000)
+                .solve(&mut b, limit)
+                .unwrap_or_else(|| panic!("{id} unsolved"));
             assert!(plies % 2 == 1, "{id}: {plies} plies");
             // The answers listed are not all the winning moves: check the move itself. The
             // search, which sees every defender move, must find the defender lost.
@@ -304,7 +266,11 @@ mod tests {
                 "{} won within {n}",
                 r.get("id").as_str()
             );
-            assert!(!vct.exhausted(), "{}: budget spent", r.get("id").as_str());
+            assert!(
+                !vct.budget.exhausted(),
+                "{}: budget spent",
+                r.get("id").as_str()
+            );
             checked += 1;
         }
         assert_eq!(checked, 3);
