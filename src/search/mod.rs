@@ -197,6 +197,19 @@ impl Searcher {
             }
         }
         let mut result = result.unwrap_or_else(|| self.fallback(board));
+        // Each round is its own search, with its own windows and so its own pruning: a
+        // later round may score its move above an earlier one's. The list is shown best
+        // first, and the move played is the best-scored one.
+        result
+            .nbest
+            .sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        if let Some(&(best, score)) = result.nbest.first()
+            && best != result.best
+        {
+            result.best = best;
+            result.score = score;
+            result.pv = vec![best];
+        }
         result.elapsed = start.elapsed();
         result
     }
@@ -480,12 +493,12 @@ fn time_target(limits: &Limits, stable: u32, falling: bool) -> Duration {
 /// One iteration with a window around the previous score, widened on failure.
 fn aspiration(worker: &mut Worker, depth: i32, previous: i32) -> i32 {
     if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
-        return worker.search(-INFINITE, INFINITE, depth, 0, true);
+        return worker.search(-INFINITE, INFINITE, depth, 0, true, false);
     }
     let mut delta = ASPIRATION_DELTA;
     let (mut alpha, mut beta) = (previous - delta, previous + delta);
     loop {
-        let v = worker.search(alpha, beta, depth, 0, true);
+        let v = worker.search(alpha, beta, depth, 0, true, false);
         if worker.aborted {
             return v;
         }

@@ -22,6 +22,21 @@ pub const LMR_FULL_MOVES: usize = 2;
 pub const LMR_BASE: i32 = 40;
 pub const LMR_DIVISOR: i32 = 140;
 
+/// Internal iterative reduction: from this depth, PV and cut nodes without a table move
+/// are searched a ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Fail-high reduction: at a cut node whose static value is this far above beta (base
+/// plus per ply), moves that make no four are searched a ply shallower.
+pub const FAIL_HIGH_BASE: i32 = 0;
+pub const FAIL_HIGH_PER_DEPTH: i32 = 20;
+
+/// Singular extension: from this depth, a table move whose entry is at most this many
+/// plies shallower is tested against its stored value less this margin per ply.
+pub const SE_MIN_DEPTH: i32 = 7;
+pub const SE_TT_DEPTH_SLACK: i32 = 3;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+
 /// Move count pruning: at a node of depth d, moves beyond `MOVE_COUNT_BASE +
 /// d^MOVE_COUNT_EXPONENT` (twice as many when the side to move is improving) are
 /// skipped once a non-losing move is known.
@@ -52,8 +67,9 @@ pub const ROOT_VCT_NODES: u64 = 100_000;
 pub const ROOT_VCT_TIME_SHARE: u32 = 10;
 pub const ROOT_VCT_THREATS: u32 = 10;
 
-/// History bonus is depth squared, capped here.
-pub const HISTORY_MAX: i32 = 1 << 14;
+/// History scores stay within ±`HISTORY_MAX`; a cut adds 16 × depth² (at most the
+/// bound) to the cut move and takes as much from the quiet moves tried before it.
+pub const HISTORY_MAX: i32 = 1 << 18;
 
 /// Nodes between checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;

@@ -18,7 +18,7 @@ use crate::movegen::{self, Threat};
 use crate::threat::vcf::Vcf;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::value::*;
-use crate::types::{GRID, Pos};
+use crate::types::{Color, GRID, Pos};
 
 /// Limits a worker checks while it searches.
 pub struct WorkerLimits<'a> {
@@ -54,6 +54,8 @@ pub struct Worker<'a> {
     buffers: Vec<MoveBuffers>,
     /// The leaves' VCF solver, reused for the same reason.
     leaf_vcf: Vcf,
+    /// The move a singular-extension search at each ply must skip, or `Pos::NONE`.
+    skipped: [Pos; MAX_PLY],
     /// Static value of the node at each ply of the current line, to tell whether the
     /// side to move is improving on its position two plies ago.
     evals: [i32; MAX_PLY],
@@ -70,8 +72,11 @@ struct Node {
     depth: i32,
     ply: usize,
     pv_node: bool,
+    cut_node: bool,
     threat: Threat,
     tt_move: Pos,
+    /// The table entry's value (ply-adjusted), depth and bound, when there is one.
+    tt: Option<(i32, i32, Bound)>,
     key: u64,
     static_eval: i32,
 }
@@ -96,6 +101,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             leaf_vcf: Vcf::new(LEAF_VCF_NODES),
             evals: [0; MAX_PLY],
+            skipped: [Pos::NONE; MAX_PLY],
         }
     }
 
@@ -142,6 +148,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -180,7 +187,14 @@ impl<'a> Worker<'a> {
             Threat::BlockFive(mv) if ply > 0 => {
                 // Forced: no branching, so no depth is spent.
                 self.board.play(mv);
-                let v = -self.search(-beta, -alpha, depth, ply + 1, pv_node);
+                let v = -self.search(
+                    -beta,
+                    -alpha,
+                    depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                );
                 self.board.undo();
                 if v > alpha && !self.aborted {
                     self.update_pv(ply, mv);
@@ -192,10 +206,13 @@ impl<'a> Worker<'a> {
         let defending = threat == Threat::DefendFour;
 
         let key = self.board.hash();
+        let skipping = !self.skipped[ply].is_none();
         let mut tt_move = Pos::NONE;
-        if let Some(hit) = self.tt.probe(key) {
+        let mut tt = None;
+        if let Some(hit) = self.tt.probe(key).filter(|_| !skipping) {
             tt_move = hit.mv;
             let v = from_tt(hit.value, p);
+            tt = Some((v, hit.depth, hit.bound));
             if !pv_node
                 && ply > 0
                 && hit.depth >= depth
@@ -230,6 +247,14 @@ impl<'a> Worker<'a> {
             return static_eval;
         }
 
+        // Without a table move the ordering is a guess: spend a ply less on it, and let
+        // the next visit, which has the move, search it deeper.
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut bufs = std::mem::take(&mut self.buffers[ply]);
         let node = Node {
             alpha,
@@ -237,8 +262,10 @@ impl<'a> Worker<'a> {
             depth,
             ply,
             pv_node,
+            cut_node,
             threat,
             tt_move,
+            tt,
             key,
             static_eval,
         };
@@ -256,8 +283,10 @@ impl<'a> Worker<'a> {
             depth,
             ply,
             pv_node,
+            cut_node,
             threat,
             tt_move,
+            tt: _,
             key,
             static_eval,
         } = *node;
@@ -284,7 +313,15 @@ impl<'a> Worker<'a> {
         if ply == 0 {
             moves.retain(|m| !self.excluded.contains(m));
         }
+        let skipped = self.skipped[ply];
+        if !skipped.is_none() {
+            moves.retain(|&m| m != skipped);
+        }
         if moves.is_empty() {
+            if !skipped.is_none() {
+                // The skipped move was the only one: it is singular.
+                return alpha;
+            }
             return if defending { loss_in(p + 4) } else { 0 };
         }
 
@@ -311,10 +348,18 @@ impl<'a> Worker<'a> {
         let futile = !pv_node
             && depth <= FUTILITY_MAX_DEPTH
             && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+        // A node expected to fail high whose static value is already well above beta
+        // needs only a shallower proof, except along its own fours.
+        let likely_fail_high = !pv_node
+            && cut_node
+            && !defending
+            && static_eval >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_DEPTH * depth;
         let old_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let mut searched = 0usize;
+        let mut tried_quiet = [Pos::NONE; 32];
+        let mut tried_quiet_len = 0;
         for &(_, mv) in scored.iter() {
             // Moves that make no three or four of our own are quiet; the ones among them
             // that take a point where the opponent would make a three are reduced less.
@@ -335,22 +380,55 @@ impl<'a> Worker<'a> {
             }
             self.board.play(mv);
             self.tt.prefetch(self.board.hash());
+            let mut extension = 0;
+            if mv == tt_move && ply > 0 && depth >= SE_MIN_DEPTH && skipped.is_none() {
+                match self.singular(node, mv) {
+                    Singular::Extend => extension = 1,
+                    Singular::Cut(v) => {
+                        self.board.undo();
+                        return v;
+                    }
+                    Singular::Reduce => extension = -1,
+                    Singular::No => {}
+                }
+            }
+            if likely_fail_high && own < Shape::Block4 {
+                extension -= 1;
+            }
+            let new_depth = depth - 1 + extension;
             let v = if searched == 0 {
-                -self.search(-beta, -alpha, depth - 1, ply + 1, pv_node)
+                -self.search(
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
-                let r = if quiet && depth >= LMR_MIN_DEPTH && searched >= LMR_FULL_MOVES {
+                let reducible = !defending && mv != tt_move;
+                let r = if reducible && depth >= LMR_MIN_DEPTH && searched >= LMR_FULL_MOVES {
                     let killer = mv == killers[0] || mv == killers[1];
-                    (reduction(depth, searched) - pv_node as i32 - killer as i32 - blocks as i32)
-                        .clamp(0, depth - 2)
+                    // Threats are reduced less: a three by one ply, a four by two.
+                    let threat = (own >= Shape::Flex3) as i32 + (own >= Shape::Block4) as i32;
+                    let base = reduction(depth, searched);
+                    // A side that is not improving is more likely to fail low anyway.
+                    let worsening = (!pv_node && !improving && base > 1) as i32;
+                    (base + worsening - pv_node as i32 - killer as i32 - blocks as i32 - threat)
+                        .clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
                 };
-                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                let mut v = if r > 0 {
+                    -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true)
+                } else {
+                    alpha + 1
+                };
+                if v > alpha {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if v > alpha && v < beta && pv_node {
-                    v = -self.search(-beta, -alpha, depth - 1, ply + 1, true);
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 v
             };
@@ -359,6 +437,10 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             searched += 1;
+            if quiet && v < beta && tried_quiet_len < tried_quiet.len() {
+                tried_quiet[tried_quiet_len] = mv;
+                tried_quiet_len += 1;
+            }
             if v > best {
                 best = v;
                 best_move = mv;
@@ -374,8 +456,13 @@ impl<'a> Worker<'a> {
                                 k[1] = k[0];
                                 k[0] = mv;
                             }
-                            let h = &mut self.history[us.index() * GRID + mv.index()];
-                            *h = (*h + depth * depth * 16).min(HISTORY_MAX * 16);
+                            // The cut move gains, the quiet moves tried before it lose
+                            // as much; each entry is pulled less the nearer its bound.
+                            let bonus = (depth * depth * 16).min(HISTORY_MAX);
+                            self.update_history(us, mv, bonus);
+                            for &q in &tried_quiet[..tried_quiet_len] {
+                                self.update_history(us, q, -bonus);
+                            }
                         }
                         break;
                     }
@@ -385,6 +472,10 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             // Every move was pruned: nothing learned here.
             return alpha;
+        }
+        if !skipped.is_none() {
+            // The value without one of the moves is no value of the position.
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -396,6 +487,51 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, best_move, to_tt(best, p), static_eval, depth, bound);
         best
+    }
+
+    /// Whether the table move `mv` (already played) is singular: the only move that
+    /// reaches near its stored value, as a shallower search without it shows.
+    fn singular(&mut self, node: &Node, mv: Pos) -> Singular {
+        let Some((tt_value, tt_depth, bound)) = node.tt else {
+            return Singular::No;
+        };
+        if tt_value.abs() >= WIN_THRESHOLD
+            || !matches!(bound, Bound::Lower | Bound::Exact)
+            || tt_depth < node.depth - SE_TT_DEPTH_SLACK
+            || node.ply >= 2 * self.root_depth as usize
+        {
+            return Singular::No;
+        }
+        let singular_beta = tt_value - SE_MARGIN_PER_DEPTH * node.depth;
+        self.board.undo();
+        self.skipped[node.ply] = mv;
+        let v = self.search(
+            singular_beta - 1,
+            singular_beta,
+            (node.depth - 1) / 2,
+            node.ply,
+            false,
+            node.cut_node,
+        );
+        self.skipped[node.ply] = Pos::NONE;
+        self.board.play(mv);
+        if self.aborted {
+            Singular::No
+        } else if v < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= node.beta {
+            Singular::Cut(singular_beta)
+        } else if tt_value >= node.beta {
+            Singular::Reduce
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Moves `color`'s history score of `mv` by `bonus`, less as it nears the bound.
+    fn update_history(&mut self, color: Color, mv: Pos, bonus: i32) {
+        let h = &mut self.history[color.index() * GRID + mv.index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// The value of a quiet horizon node: a win if a short VCF finds one, else the
@@ -413,6 +549,17 @@ impl<'a> Worker<'a> {
         }
         evaluate(&self.board)
     }
+}
+
+/// What a singular-extension search says about the table move.
+enum Singular {
+    /// Only it holds the value: search it a ply deeper.
+    Extend,
+    /// Another move also beats beta: the node fails high with this value.
+    Cut(i32),
+    /// Others come close and it is expected to fail high anyway: a ply shallower.
+    Reduce,
+    No,
 }
 
 /// Late move reduction in plies for a quiet move, by depth and by how many moves were
