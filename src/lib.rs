@@ -23,4 +23,5 @@ pub mod testdata;
 pub mod threat;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod types;

@@ -23,8 +23,9 @@ fn main() -> ExitCode {
         Some("arena") => tengen::arena::run(&args[1..]),
         Some("bench") => tengen::bench::run(&args[1..]).map(|()| 0),
         Some("play") => tengen::play::run(&args[1..]),
+        Some("tune") => tengen::tune::run(&args[1..]),
         Some(other) => Err(anyhow::anyhow!(
-            "unknown subcommand {other:?}; subcommands: arena, bench, play; no argument runs the protocol"
+            "unknown subcommand {other:?}; subcommands: arena, bench, play, tune; no argument runs the protocol"
         )),
     };
     match result {

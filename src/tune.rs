@@ -1,0 +1,487 @@
+//! `pbrain-tengen tune`: fits the evaluation's weights to the results of played games.
+//!
+//! Texel's method. Every quiet position of the games (nothing forcing for either side,
+//! as at the search's leaves) after the opening is labelled with the game's result from
+//! the side to move's view: 1, ½ or 0. For a fixed opponent weight the evaluation is
+//! linear in the tables of `eval.rs`: a position's value is the weights times the counts
+//! of each line pattern and each shape over the empty cells, the side to move's counts
+//! minus the opponent's scaled down, plus the tempo. The fit minimises the mean squared
+//! gap between the result and a logistic curve of the value, whose scale is first fitted
+//! to the current weights so that the two fits are comparable.
+//!
+//! The games are the SGF records the arena writes; any directory of them will do, but
+//! the players should be close in strength, or the labels tell who played rather than
+//! what the position is worth. The tool prints the losses and the new tables in the
+//! syntax of `eval.rs`.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use crate::board::Board;
+use crate::board::pattern::{Pattern, Shape};
+use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO};
+use crate::movegen::{self, Threat};
+use crate::types::{Color, Pos, Rule};
+
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search]";
+
+const LINES: usize = LINE_VALUE.len();
+const SHAPES: usize = SHAPE_BONUS.len();
+/// Line weights, shape weights, then the tempo.
+const WEIGHTS: usize = LINES + SHAPES + 1;
+const TEMPO_INDEX: usize = LINES + SHAPES;
+
+/// Weights the fit leaves alone: those of patterns and shapes a quiet position never has
+/// (a five or an open four to make or to stop), and the dead and overline lines, which
+/// are worth nothing by definition.
+fn is_fixed(index: usize) -> bool {
+    const FIXED_LINES: [Pattern; 5] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::F4,
+        Pattern::DoubleFour,
+        Pattern::Five,
+    ];
+    const FIXED_SHAPES: [Shape; 3] = [Shape::None, Shape::Flex4, Shape::Five];
+    if index < LINES {
+        FIXED_LINES.iter().any(|&p| p as usize == index)
+    } else if index < TEMPO_INDEX {
+        FIXED_SHAPES.iter().any(|&s| s as usize == index - LINES)
+    } else {
+        false
+    }
+}
+
+/// One labelled position: its feature counts (side to move's minus the scaled
+/// opponent's, tempo last) and the result for the side to move.
+struct Sample {
+    features: [f32; WEIGHTS],
+    result: f32,
+}
+
+/// A game as the tool needs it.
+struct Game {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    /// Opening stones first, then the players' moves.
+    moves: Vec<(usize, usize)>,
+    opening: usize,
+    /// 1 black won, 0 white won, ½ draw.
+    black_score: f32,
+    /// For each move, the mover's search score before it, as its comment reports it
+    /// (the last `depth … score …` line), when not a win or a loss.
+    scores: Vec<Option<i32>>,
+}
+
+/// What a position is labelled with.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    /// The game's result.
+    Result,
+    /// The engine's own search score, through the logistic curve: the static value
+    /// learns what the search finds below it.
+    Search,
+}
+
+pub fn run(args: &[String]) -> Result<i32> {
+    let mut dirs = Vec::new();
+    let mut iterations = 3000;
+    let mut opponent_weight = OPPONENT_WEIGHT_16THS;
+    let mut fixed_scale = None;
+    let mut target = Target::Result;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--iterations" => {
+                let v = it.next().context("--iterations needs a number")?;
+                iterations = v.parse().context("--iterations needs a number")?;
+            }
+            "--opponent-weight" => {
+                let v = it
+                    .next()
+                    .context("--opponent-weight needs a number of 16ths")?;
+                opponent_weight = v
+                    .parse()
+                    .context("--opponent-weight needs a number of 16ths")?;
+            }
+            "--target" => {
+                target = match it.next().map(String::as_str) {
+                    Some("result") => Target::Result,
+                    Some("search") => Target::Search,
+                    other => bail!("--target needs result or search, not {other:?}"),
+                };
+            }
+            "--scale" => {
+                let v = it.next().context("--scale needs a number")?;
+                fixed_scale = Some(v.parse::<f64>().context("--scale needs a number")?);
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                println!("Fits eval.rs's weights to the SGF games in the directories.");
+                println!("--opponent-weight W fits them for that opponent weight (16ths).");
+                println!("--scale S fixes the logistic scale (keeps the units of another fit).");
+                println!("--target search labels positions with the logged search scores.");
+                return Ok(0);
+            }
+            _ => dirs.push(arg.clone()),
+        }
+    }
+    if dirs.is_empty() {
+        bail!("{USAGE}");
+    }
+    let mut games = Vec::new();
+    for dir in &dirs {
+        for entry in fs::read_dir(dir).with_context(|| format!("reading {dir}"))? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "sgf")
+                && let Some(game) = read_game(&path)?
+            {
+                games.push(game);
+            }
+        }
+    }
+    // The search target needs the scale first: it is fitted on the results.
+    let mut weights = current_weights();
+    let scale = match fixed_scale {
+        Some(scale) => scale,
+        None => {
+            let samples: Vec<Sample> = games
+                .iter()
+                .flat_map(|g| positions(g, opponent_weight, Target::Result, 1.0))
+                .collect();
+            fit_scale(&samples, &weights)
+        }
+    };
+    let samples: Vec<Sample> = games
+        .iter()
+        .flat_map(|g| positions(g, opponent_weight, target, scale))
+        .collect();
+    let games = games.len();
+    if samples.is_empty() {
+        bail!("no decided or drawn games with quiet positions in {dirs:?}");
+    }
+    println!("{games} games, {} quiet positions", samples.len());
+
+    let before = loss(&samples, &weights, scale);
+    println!("logistic scale {scale:.1}; loss with the current weights {before:.6}");
+    descend(&samples, &mut weights, scale, iterations);
+    let rounded: Vec<f64> = weights.iter().map(|w| w.round()).collect();
+    let after = loss(&samples, &rounded, scale);
+    println!("loss with the fitted weights {after:.6}");
+    print_tables(&rounded);
+    Ok(0)
+}
+
+fn current_weights() -> Vec<f64> {
+    LINE_VALUE
+        .iter()
+        .chain(SHAPE_BONUS.iter())
+        .map(|&w| w as f64)
+        .chain(std::iter::once(TEMPO as f64))
+        .collect()
+}
+
+/// Reads an arena SGF record; `None` for void games and those lost on time or by fault,
+/// whose results say nothing about the positions.
+fn read_game(path: &Path) -> Result<Option<Game>> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let nodes = parse_sgf(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let Some(root) = nodes.first() else {
+        return Ok(None);
+    };
+    let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let (width, height) = match get("SZ").unwrap_or("15").split_once(':') {
+        Some((w, h)) => (w.parse()?, h.parse()?),
+        None => {
+            let n = get("SZ").unwrap_or("15").parse()?;
+            (n, n)
+        }
+    };
+    let Some(rule) = Rule::ALL.into_iter().find(|r| Some(r.name()) == get("RU")) else {
+        return Ok(None);
+    };
+    let black_score = match get("RE") {
+        Some("B+") => 1.0,
+        Some("W+") => 0.0,
+        Some("0") => 0.5,
+        _ => return Ok(None),
+    };
+    let mut moves = Vec::new();
+    let mut scores = Vec::new();
+    let mut opening = 0;
+    for node in &nodes[1..] {
+        let Some((_, point)) = node.iter().find(|(k, _)| k == "B" || k == "W") else {
+            continue;
+        };
+        let coords: Vec<usize> = point
+            .chars()
+            .map(coordinate)
+            .collect::<Option<_>>()
+            .context("bad point")?;
+        let [x, y] = coords[..] else {
+            bail!("bad point {point:?}");
+        };
+        if x >= width || y >= height {
+            bail!("point {point:?} off the board");
+        }
+        if node.iter().any(|(k, v)| k == "C" && v == "opening") {
+            opening += 1;
+        }
+        moves.push((x, y));
+        let comment = node.iter().find(|(k, _)| k == "C").map(|(_, v)| v.as_str());
+        scores.push(comment.and_then(last_score));
+    }
+    Ok(Some(Game {
+        width,
+        height,
+        rule,
+        moves,
+        opening,
+        black_score,
+        scores,
+    }))
+}
+
+/// The score of the last `depth N score S` line of a move comment, unless it is a win
+/// or a loss.
+fn last_score(comment: &str) -> Option<i32> {
+    let line = comment.lines().rev().find(|l| l.starts_with("depth "))?;
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|&w| w != "score")
+        .skip(1);
+    words.next()?.parse().ok()
+}
+
+/// SGF point letters: `a`–`z` then `A`–`Z`.
+fn coordinate(c: char) -> Option<usize> {
+    match c {
+        'a'..='z' => Some(c as usize - 'a' as usize),
+        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
+        _ => None,
+    }
+}
+
+/// The nodes of a single-line SGF game, each a list of (property, value) pairs.
+fn parse_sgf(text: &str) -> Result<Vec<Vec<(String, String)>>> {
+    let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut ident = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            ';' => nodes.push(Vec::new()),
+            'A'..='Z' => ident.push(c),
+            '[' => {
+                let mut value = String::new();
+                loop {
+                    match chars.next() {
+                        Some('\\') => value.extend(chars.next()),
+                        Some(']') => break,
+                        Some(c) => value.push(c),
+                        None => bail!("unterminated value"),
+                    }
+                }
+                let node = nodes.last_mut().context("property before the first node")?;
+                node.push((ident.clone(), value));
+                // A property may hold several values; the identifier stays until the next.
+                if chars.peek() != Some(&'[') {
+                    ident.clear();
+                }
+            }
+            _ => ident.clear(),
+        }
+    }
+    Ok(nodes)
+}
+
+/// The quiet positions of a game after its opening, with their labels.
+fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> Vec<Sample> {
+    let mut board = Board::new(game.width, game.height, game.rule);
+    let mut out = Vec::new();
+    for (i, &(x, y)) in game.moves.iter().enumerate() {
+        let pos = Pos::new(x, y);
+        if !board.is_empty(pos) {
+            break;
+        }
+        board.play(pos);
+        if i + 1 < game.opening.max(1) || movegen::threat(&mut board) != Threat::Quiet {
+            continue;
+        }
+        let us = board.side_to_move();
+        let result = match target {
+            Target::Result if us == Color::Black => game.black_score,
+            Target::Result => 1.0 - game.black_score,
+            Target::Search => match game.scores.get(i + 1) {
+                Some(&Some(score)) => sigmoid(score as f64, scale) as f32,
+                _ => continue,
+            },
+        };
+        out.push(Sample {
+            features: features(&board, opponent_weight),
+            result,
+        });
+    }
+    out
+}
+
+/// The counts the evaluation weighs, for the side to move: its own minus the
+/// opponent's scaled by the opponent weight; the tempo's feature is 1.
+fn features(board: &Board, opponent_weight: i32) -> [f32; WEIGHTS] {
+    let us = board.side_to_move();
+    let mut f = [0f32; WEIGHTS];
+    for (color, sign) in [(us, 1.0), (us.opp(), -(opponent_weight as f32) / 16.0)] {
+        for p in board.points().filter(|&p| board.is_empty(p)) {
+            let shape = board.shape(p, color);
+            f[LINES + shape as usize] += sign;
+            // A possible forbidden point is worth its shape bonus alone (see eval.rs).
+            if shape != Shape::MaybeForbidden {
+                for d in 0..4 {
+                    f[board.pattern(p, color, d) as usize] += sign;
+                }
+            }
+        }
+    }
+    f[TEMPO_INDEX] = 1.0;
+    f
+}
+
+fn value(sample: &Sample, weights: &[f64]) -> f64 {
+    sample
+        .features
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| f as f64 * w)
+        .sum()
+}
+
+fn sigmoid(v: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + (-v / scale).exp())
+}
+
+fn loss(samples: &[Sample], weights: &[f64], scale: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (sigmoid(value(s, weights), scale) - s.result as f64).powi(2))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// The logistic scale that best fits the results to `weights`, by golden-section search.
+fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (10.0f64, 5000.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if loss(samples, weights, a) < loss(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Full-batch gradient descent with Adam on the free weights.
+fn descend(samples: &[Sample], weights: &mut [f64], scale: f64, iterations: usize) {
+    const RATE: f64 = 0.5;
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    let mut m = vec![0.0; WEIGHTS];
+    let mut v = vec![0.0; WEIGHTS];
+    for t in 1..=iterations {
+        let mut grad = vec![0.0; WEIGHTS];
+        for s in samples {
+            let p = sigmoid(value(s, weights), scale);
+            let g = 2.0 * (p - s.result as f64) * p * (1.0 - p) / scale;
+            for (gi, &f) in grad.iter_mut().zip(&s.features) {
+                *gi += g * f as f64;
+            }
+        }
+        for i in (0..WEIGHTS).filter(|&i| !is_fixed(i)) {
+            let g = grad[i] / samples.len() as f64;
+            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+            let m_hat = m[i] / (1.0 - BETA1.powi(t as i32));
+            let v_hat = v[i] / (1.0 - BETA2.powi(t as i32));
+            weights[i] -= RATE * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if t % 500 == 0 {
+            println!("iteration {t}: loss {:.6}", loss(samples, weights, scale));
+        }
+    }
+}
+
+fn print_tables(weights: &[f64]) {
+    println!(
+        "pub const LINE_VALUE: [i16; {LINES}] = {:?};",
+        &weights[..LINES]
+    );
+    println!(
+        "pub const SHAPE_BONUS: [i16; {SHAPES}] = {:?};",
+        &weights[LINES..TEMPO_INDEX]
+    );
+    println!("pub const TEMPO: i32 = {};", weights[TEMPO_INDEX]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate;
+
+    /// The tuner's linear model is the engine's evaluation: with the current weights it
+    /// gives the same value (up to the opponent weight's rounding) on real positions.
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let weights = current_weights();
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let mut board = Board::new(15, 15, rule);
+            let game = [
+                (7, 7),
+                (8, 8),
+                (8, 6),
+                (6, 8),
+                (9, 7),
+                (7, 9),
+                (6, 6),
+                (10, 8),
+            ];
+            for (x, y) in game {
+                board.play(Pos::new(x, y));
+                let sample = Sample {
+                    features: features(&board, OPPONENT_WEIGHT_16THS),
+                    result: 0.5,
+                };
+                let model = value(&sample, &weights);
+                let engine = evaluate(&board) as f64;
+                assert!(
+                    (model - engine).abs() <= 1.0,
+                    "{rule} after {x},{y}: model {model}, engine {engine}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reads_an_arena_record() {
+        let dir = std::env::temp_dir().join(format!("tengen-tune-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.sgf");
+        fs::write(
+            &path,
+            "(;FF[4]GM[4]SZ[15]RU[renju]RE[W+]C[white makes five]\n;B[hh]C[opening]\n\
+             ;W[gh]C[opening]\n;B[ii]C[12.0 ms\nMESSAGE a \\] b]\n;W[nb]C[1 ms])",
+        )
+        .unwrap();
+        let game = read_game(&path).unwrap().unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(game.rule, Rule::Renju);
+        assert_eq!(game.opening, 2);
+        assert_eq!(game.moves, vec![(7, 7), (6, 7), (8, 8), (13, 1)]);
+        assert_eq!(game.black_score, 0.0);
+        assert_eq!(game.scores[..2], [None, None]);
+    }
+}
