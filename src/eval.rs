@@ -6,7 +6,8 @@
 //! position is two subtractions. The side to move gets its potential counted in full and
 //! the opponent's discounted, because the side to move acts on its threats first.
 //!
-//! All weights are named constants here, ready for tuning.
+//! All weights are named constants here. `pbrain-tengen tune` fits them to arena games
+//! (see `tune.rs`); the values below are such a fit.
 
 use std::sync::OnceLock;
 
@@ -17,13 +18,13 @@ use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
 pub const LINE_VALUE: [i16; 12] = [
     0,   // Dead
     0,   // Overline
-    1,   // B1
+    -2,  // B1
     3,   // F1
-    6,   // B2
-    16,  // F2
-    20,  // B3
-    60,  // F3
-    70,  // B4
+    5,   // B2
+    42,  // F2
+    43,  // B3
+    31,  // F3
+    94,  // B4
     300, // F4
     300, // DoubleFour
     900, // Five
@@ -33,16 +34,16 @@ pub const LINE_VALUE: [i16; 12] = [
 pub const SHAPE_BONUS: [i16; 14] = [
     0,    // None
     -40,  // MaybeForbidden (for black under renju a threat it may not use)
-    0,    // Flex2
-    0,    // Block3
-    20,   // Flex2x2
-    25,   // Block3Plus
-    0,    // Flex3
-    30,   // Flex3Plus
-    250,  // Flex3x2
-    0,    // Block4
-    60,   // Block4Plus
-    400,  // Block4Flex3
+    -31,  // Flex2
+    -22,  // Block3
+    -37,  // Flex2x2
+    -18,  // Block3Plus
+    47,   // Flex3
+    61,   // Flex3Plus
+    79,   // Flex3x2
+    3,    // Block4
+    106,  // Block4Plus
+    492,  // Block4Flex3
     600,  // Flex4
     1500, // Five
 ];
@@ -50,8 +51,9 @@ pub const SHAPE_BONUS: [i16; 14] = [
 /// Weight of the opponent's potential against the side to move's, in 1/16ths.
 pub const OPPONENT_WEIGHT_16THS: i32 = 13;
 
-/// Bonus for having the move.
-pub const TEMPO: i32 = 20;
+/// Bonus for having the move. The fit makes it slightly negative: the side to move's
+/// potential already counts in full against the opponent's discounted one.
+pub const TEMPO: i32 = -14;
 
 /// Offset that makes every cell value non-negative in its 12-bit field.
 pub const VALUE_BIAS: i32 = 64;
