@@ -19,6 +19,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
+use crate::arena::record::coordinate;
 use crate::board::Board;
 use crate::board::pattern::{Pattern, Shape};
 use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO};
@@ -143,22 +144,26 @@ pub fn run(args: &[String]) -> Result<i32> {
             }
         }
     }
-    // The search target needs the scale first: it is fitted on the results.
     let mut weights = current_weights();
-    let scale = match fixed_scale {
-        Some(scale) => scale,
-        None => {
-            let samples: Vec<Sample> = games
-                .iter()
-                .flat_map(|g| positions(g, opponent_weight, Target::Result, 1.0))
-                .collect();
-            fit_scale(&samples, &weights)
+    let labelled = |target, scale| -> Vec<Sample> {
+        games
+            .iter()
+            .flat_map(|g| positions(g, opponent_weight, target, scale))
+            .collect()
+    };
+    // The scale is fitted on the results; the search target needs it for its labels.
+    let (samples, scale) = match (target, fixed_scale) {
+        (Target::Result, scale) => {
+            let samples = labelled(Target::Result, 1.0);
+            let scale = scale.unwrap_or_else(|| fit_scale(&samples, &weights));
+            (samples, scale)
+        }
+        (Target::Search, Some(scale)) => (labelled(Target::Search, scale), scale),
+        (Target::Search, None) => {
+            let scale = fit_scale(&labelled(Target::Result, 1.0), &weights);
+            (labelled(Target::Search, scale), scale)
         }
     };
-    let samples: Vec<Sample> = games
-        .iter()
-        .flat_map(|g| positions(g, opponent_weight, target, scale))
-        .collect();
     let games = games.len();
     if samples.is_empty() {
         bail!("no decided or drawn games with quiet positions in {dirs:?}");
@@ -254,15 +259,6 @@ fn last_score(comment: &str) -> Option<i32> {
         .skip_while(|&w| w != "score")
         .skip(1);
     words.next()?.parse().ok()
-}
-
-/// SGF point letters: `a`–`z` then `A`–`Z`.
-fn coordinate(c: char) -> Option<usize> {
-    match c {
-        'a'..='z' => Some(c as usize - 'a' as usize),
-        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
-        _ => None,
-    }
 }
 
 /// The nodes of a single-line SGF game, each a list of (property, value) pairs.

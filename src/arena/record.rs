@@ -112,6 +112,15 @@ fn letter(v: i64) -> char {
     }
 }
 
+/// The coordinate an SGF point letter stands for: the inverse of `letter`.
+pub(crate) fn coordinate(c: char) -> Option<usize> {
+    match c {
+        'a'..='z' => Some(c as usize - 'a' as usize),
+        'A'..='Z' => Some(c as usize - 'A' as usize + 26),
+        _ => None,
+    }
+}
+
 /// SGF text values escape `]` and `\`.
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
@@ -124,6 +133,14 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn point_letters_read_back() {
+        for v in 0..32 {
+            assert_eq!(coordinate(letter(v)), Some(v as usize));
+        }
+        assert_eq!(coordinate('1'), None);
+    }
     use crate::arena::game::{MoveRecord, Outcome};
     use crate::arena::referee::Fault;
     use std::time::Duration;

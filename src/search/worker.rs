@@ -531,7 +531,8 @@ impl<'a> Worker<'a> {
     /// Moves `color`'s history score of `mv` by `bonus`, less as it nears the bound.
     fn update_history(&mut self, color: Color, mv: Pos, bonus: i32) {
         let h = &mut self.history[color.index() * GRID + mv.index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        // The product reaches 2^36 at the bound: i32 would overflow at deep iterations.
+        *h += bonus - (*h as i64 * bonus.abs() as i64 / HISTORY_MAX as i64) as i32;
     }
 
     /// The value of a quiet horizon node: a win if a short VCF finds one, else the
