@@ -14,6 +14,12 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const RFP_MAX_DEPTH: i32 = 4;
 pub const RFP_MARGIN: i32 = 90;
 
+/// Razoring: near the leaves, a node whose static value is this far below alpha takes
+/// the value of a horizon node.
+pub const RAZOR_MAX_DEPTH: i32 = 2;
+pub const RAZOR_BASE: i32 = 150;
+pub const RAZOR_PER_DEPTH: i32 = 100;
+
 /// Late move reductions: minimal depth, moves searched in full first.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_FULL_MOVES: usize = 2;

@@ -247,6 +247,17 @@ impl<'a> Worker<'a> {
             return static_eval;
         }
 
+        // Razoring: so far below alpha a ply or two from the horizon, no quiet move saves
+        // the node; only its own fours could, and the horizon's VCF tries those.
+        if !pv_node
+            && !defending
+            && depth <= RAZOR_MAX_DEPTH
+            && alpha.abs() < WIN_THRESHOLD
+            && static_eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha
+        {
+            return self.leaf(p);
+        }
+
         // Without a table move the ordering is a guess: spend a ply less on it, and let
         // the next visit, which has the move, search it deeper.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
@@ -414,7 +425,14 @@ impl<'a> Worker<'a> {
                     let base = reduction(depth, searched);
                     // A side that is not improving is more likely to fail low anyway.
                     let worsening = (!pv_node && !improving && base > 1) as i32;
-                    (base + worsening - pv_node as i32 - killer as i32 - blocks as i32 - threat)
+                    // At a cut node one move is expected to refute: the late ones that
+                    // are no killers are tried for form.
+                    let unlikely = (cut_node && !killer) as i32;
+                    (base + worsening + unlikely
+                        - pv_node as i32
+                        - killer as i32
+                        - blocks as i32
+                        - threat)
                         .clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
