@@ -25,8 +25,6 @@ pub const DEFAULT_TURN_MS: u64 = 5_000;
 const TURN_MARGIN_PERCENT: u64 = 6;
 /// The turn margin is at least this many milliseconds.
 const MIN_TURN_MARGIN_MS: u64 = 60;
-/// Share of the hard turn limit that a move aims for when no match limit constrains it.
-const TURN_SOFT_PERCENT: u64 = 85;
 /// Share of the remaining match time never planned for, in percent.
 const MATCH_RESERVE_PERCENT: u64 = 5;
 /// The match reserve is at least this many milliseconds; with less left the brain
@@ -92,8 +90,11 @@ pub fn budget(tc: &TimeControl, stones: usize, empty: usize, spent: Duration) ->
     if let Some(turn) = turn_ms {
         let turn_hard =
             turn.saturating_sub((turn * TURN_MARGIN_PERCENT / 100).max(MIN_TURN_MARGIN_MS));
+        // Time a turn does not use is lost, not saved for later moves: under a turn
+        // limit alone the move may take all of it (the search still stops early on a
+        // stable best move).
         hard = hard.min(turn_hard);
-        soft = soft.min(turn_hard * TURN_SOFT_PERCENT / 100);
+        soft = soft.min(turn_hard);
     }
     if let Some(left) = match_left {
         let (match_soft, match_hard) = match_share(left, stones, empty);
@@ -166,10 +167,7 @@ mod tests {
     fn defaults_when_nothing_was_sent() {
         let b = budget(&TimeControl::default(), 0, 225, Duration::ZERO);
         assert_eq!(b.hard, ms(DEFAULT_TURN_MS - 300));
-        assert_eq!(
-            b.soft,
-            ms((DEFAULT_TURN_MS - 300) * TURN_SOFT_PERCENT / 100)
-        );
+        assert_eq!(b.soft, b.hard);
     }
 
     #[test]
@@ -181,7 +179,7 @@ mod tests {
             Duration::ZERO,
         );
         assert_eq!(b.hard, ms(28_200));
-        assert_eq!(b.soft, ms(23_970));
+        assert_eq!(b.soft, ms(28_200));
     }
 
     #[test]
@@ -210,7 +208,7 @@ mod tests {
             Duration::ZERO,
         );
         // usable = 120000 - 6000 = 114000; soft = 114000 / 40 = 2850; the turn limit
-        // gives 4700 hard and 3995 soft.
+        // gives 4700 for both.
         assert_eq!(
             b,
             Budget {
