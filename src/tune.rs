@@ -26,7 +26,7 @@ use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO};
 use crate::movegen::{self, Threat};
 use crate::types::{Color, Pos, Rule};
 
-const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search]";
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S]";
 
 const LINES: usize = LINE_VALUE.len();
 const SHAPES: usize = SHAPE_BONUS.len();
@@ -73,7 +73,8 @@ struct Game {
     /// 1 black won, 0 white won, ½ draw.
     black_score: f32,
     /// For each move, the mover's search score before it, as its comment reports it
-    /// (the last `depth … score …` line), when not a win or a loss.
+    /// (the last `depth … score …` line, or another engine's `… Eval S …` status line),
+    /// when not a win or a loss.
     scores: Vec<Option<i32>>,
 }
 
@@ -93,6 +94,7 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut opponent_weight = OPPONENT_WEIGHT_16THS;
     let mut fixed_scale = None;
     let mut target = Target::Result;
+    let mut label_scale = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -115,6 +117,10 @@ pub fn run(args: &[String]) -> Result<i32> {
                     other => bail!("--target needs result or search, not {other:?}"),
                 };
             }
+            "--label-scale" => {
+                let v = it.next().context("--label-scale needs a number")?;
+                label_scale = Some(v.parse::<f64>().context("--label-scale needs a number")?);
+            }
             "--scale" => {
                 let v = it.next().context("--scale needs a number")?;
                 fixed_scale = Some(v.parse::<f64>().context("--scale needs a number")?);
@@ -125,6 +131,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                 println!("--opponent-weight W fits them for that opponent weight (16ths).");
                 println!("--scale S fixes the logistic scale (keeps the units of another fit).");
                 println!("--target search labels positions with the logged search scores.");
+                println!("--label-scale S reads those scores on another engine's logistic scale.");
                 return Ok(0);
             }
             _ => dirs.push(arg.clone()),
@@ -145,10 +152,13 @@ pub fn run(args: &[String]) -> Result<i32> {
         }
     }
     let mut weights = current_weights();
-    let labelled = |target, scale| -> Vec<Sample> {
+    // Logged scores are read on the model's scale unless they come from an engine with
+    // its own units.
+    let labelled = |target, scale: f64| -> Vec<Sample> {
+        let label_scale = label_scale.unwrap_or(scale);
         games
             .iter()
-            .flat_map(|g| positions(g, opponent_weight, target, scale))
+            .flat_map(|g| positions(g, opponent_weight, target, label_scale))
             .collect()
     };
     // The scale is fitted on the results; the search target needs it for its labels.
@@ -250,14 +260,20 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
     }))
 }
 
-/// The score of the last `depth N score S` line of a move comment, unless it is a win
-/// or a loss.
+/// The score of the last `depth N score S` line of a move comment, or of the last
+/// status line with `Eval S` (as Rapfi reports it), unless it is a win or a loss (those
+/// are written as words or `+M`/`-M` plies, which do not parse as numbers).
 fn last_score(comment: &str) -> Option<i32> {
-    let line = comment.lines().rev().find(|l| l.starts_with("depth "))?;
-    let mut words = line
-        .split_whitespace()
-        .skip_while(|&w| w != "score")
-        .skip(1);
+    let line = comment
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("depth ") || l.contains(" Eval "))?;
+    let key = if line.starts_with("depth ") {
+        "score"
+    } else {
+        "Eval"
+    };
+    let mut words = line.split_whitespace().skip_while(|&w| w != key).skip(1);
     words.next()?.parse().ok()
 }
 
@@ -479,5 +495,21 @@ mod tests {
         assert_eq!(game.moves, vec![(7, 7), (6, 7), (8, 8), (13, 1)]);
         assert_eq!(game.black_score, 0.0);
         assert_eq!(game.scores[..2], [None, None]);
+    }
+
+    /// Comments as the arena records them: Tengen's progress lines and Rapfi's status
+    /// line; proven wins and losses give no label.
+    #[test]
+    fn reads_logged_scores_of_both_formats() {
+        let tengen = "704.3 ms\ndepth 8 score +24 nodes 17190 nps 1220763 time 14ms pv 10,7\n\
+                      depth 9 score -70 nodes 20231 nps 1194538 time 16ms pv 10,7 7,10";
+        assert_eq!(last_score(tengen), Some(-70));
+        let rapfi = "971.3 ms\nSpeed 601K | Depth 21-34 | Eval 21 | Node 582K | Time 970ms\n\
+                     Bestline H11 H9 I9";
+        assert_eq!(last_score(rapfi), Some(21));
+        let mate = "Speed 601K | Depth 25-40 | Eval +M19 | Node 702K | Time 960ms";
+        assert_eq!(last_score(mate), None);
+        assert_eq!(last_score("depth 12 score win in 7 nodes 5 pv 1,1"), None);
+        assert_eq!(last_score("12.0 ms"), None);
     }
 }
