@@ -247,8 +247,8 @@ impl<'a> Worker<'a> {
             return static_eval;
         }
 
-        // Razoring: so far below alpha a ply or two from the horizon, no quiet move saves
-        // the node; only its own fours could, and the horizon's VCF tries those.
+        // Razoring: so far below alpha a ply or two from the horizon, a move short of a
+        // four is unlikely to save the node, and the horizon's VCF tries the fours.
         if !pv_node
             && !defending
             && depth <= RAZOR_MAX_DEPTH
