@@ -133,6 +133,9 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::game::{MoveRecord, Outcome};
+    use crate::arena::referee::Fault;
+    use std::time::Duration;
 
     #[test]
     fn point_letters_read_back() {
@@ -141,9 +144,6 @@ mod tests {
         }
         assert_eq!(coordinate('1'), None);
     }
-    use crate::arena::game::{MoveRecord, Outcome};
-    use crate::arena::referee::Fault;
-    use std::time::Duration;
 
     fn game(winner: Option<Color>, reason: Reason) -> GameRecord {
         GameRecord {

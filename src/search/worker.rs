@@ -232,7 +232,7 @@ impl<'a> Worker<'a> {
         // depth, or a shallow iteration could grow without bound.
         let extend = defending && ply < 2 * self.root_depth as usize + 2;
         if depth <= 0 && !extend && ply > 0 {
-            return self.leaf(p);
+            return self.horizon_win(p).unwrap_or_else(|| evaluate(&self.board));
         }
         let depth = depth.max(1);
         let static_eval = evaluate(&self.board);
@@ -255,7 +255,7 @@ impl<'a> Worker<'a> {
             && alpha.abs() < WIN_THRESHOLD
             && static_eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha
         {
-            return self.leaf(p);
+            return self.horizon_win(p).unwrap_or(static_eval);
         }
 
         // Without a table move the ordering is a guess: spend a ply less on it, and let
@@ -553,20 +553,17 @@ impl<'a> Worker<'a> {
         *h += bonus - (*h as i64 * bonus.abs() as i64 / HISTORY_MAX as i64) as i32;
     }
 
-    /// The value of a quiet horizon node: a win if a short VCF finds one, else the
-    /// static evaluation.
-    fn leaf(&mut self, p: i32) -> i32 {
+    /// The win a short VCF finds at a horizon node, if the side to move has a four to
+    /// start one; the caller falls back on the static value.
+    fn horizon_win(&mut self, p: i32) -> Option<i32> {
         let us = self.board.side_to_move();
-        let has_four = self.board.count_block4(us) > 0;
-        if has_four {
-            self.leaf_vcf.reset(LEAF_VCF_NODES);
-            let found = self.leaf_vcf.solve(&mut self.board, LEAF_VCF_FOURS);
-            self.nodes += self.leaf_vcf.budget.nodes;
-            if let Some((_, plies)) = found {
-                return win_in(p + plies as i32);
-            }
+        if self.board.count_block4(us) == 0 {
+            return None;
         }
-        evaluate(&self.board)
+        self.leaf_vcf.reset(LEAF_VCF_NODES);
+        let found = self.leaf_vcf.solve(&mut self.board, LEAF_VCF_FOURS);
+        self.nodes += self.leaf_vcf.budget.nodes;
+        found.map(|(_, plies)| win_in(p + plies as i32))
     }
 }
 
