@@ -179,6 +179,31 @@ fn a_stop_request_ends_the_search_with_a_legal_move() {
 }
 
 #[test]
+fn node_limit_holds_in_tactical_positions() {
+    // Leaf VCFs add their nodes in batches; the limits must still be checked in time.
+    const LIMIT: u64 = 20_000;
+    for r in records("renju_puzzles.jsonl") {
+        let b = renju_board(&r);
+        let limits = Limits {
+            soft: Duration::from_secs(3600),
+            hard: Duration::from_secs(3600),
+            max_depth: None,
+            max_nodes: Some(LIMIT),
+            nbest: 1,
+            threat_solvers: false,
+        };
+        let stop = AtomicBool::new(false);
+        let res = Searcher::new().think(&b, &limits, &stop, &mut |_| {});
+        assert!(
+            res.nodes <= LIMIT + CHECK_INTERVAL + LEAF_VCF_NODES,
+            "{}: {} nodes",
+            r.get("id").as_str(),
+            res.nodes
+        );
+    }
+}
+
+#[test]
 fn nbest_lists_distinct_moves_best_first() {
     let b = board(
         Rule::Freestyle,

@@ -37,6 +37,10 @@ pub struct Worker<'a> {
     tt: &'a TranspositionTable,
     limits: WorkerLimits<'a>,
     pub nodes: u64,
+    /// `nodes` at the last check of the limits. Leaf VCFs add their nodes in batches, so
+    /// the count jumps: a check on exact multiples of the interval would be skipped for
+    /// tens of thousands of nodes in tactical positions, past the deadline.
+    checked_nodes: u64,
     /// Set once a limit is hit; every node then returns at once and the iteration is void.
     pub aborted: bool,
     /// Whether limits other than the stop flag may abort (off during the first iteration,
@@ -88,6 +92,7 @@ impl<'a> Worker<'a> {
             tt,
             limits,
             nodes: 0,
+            checked_nodes: 0,
             aborted: false,
             may_abort: false,
             root_depth: 1,
@@ -111,11 +116,9 @@ impl<'a> Worker<'a> {
     }
 
     fn check_limits(&mut self) {
-        let all_nodes = self
-            .limits
-            .shared_nodes
-            .fetch_add(CHECK_INTERVAL, Ordering::Relaxed)
-            + CHECK_INTERVAL;
+        let batch = self.nodes - self.checked_nodes;
+        self.checked_nodes = self.nodes;
+        let all_nodes = self.limits.shared_nodes.fetch_add(batch, Ordering::Relaxed) + batch;
         if self.limits.stop.load(Ordering::Relaxed) || self.limits.finished.load(Ordering::Relaxed)
         {
             self.aborted = true;
@@ -152,7 +155,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+        if self.nodes - self.checked_nodes >= CHECK_INTERVAL {
             self.check_limits();
         }
         if self.aborted {
