@@ -412,12 +412,15 @@ fn main_iterate(
         let decided = is_decisive(out.score) && depth >= 2;
         let falling = depth > 1 && out.score < previous_score - TIME_FALLING_SCORE;
         // The next iteration takes a few times as long as this one: if it cannot
-        // finish before the hard limit, its time is better saved.
+        // finish before the hard limit, its time is better saved, where there is a
+        // match clock to save it on. Under a turn limit alone (soft = hard) unused time
+        // is lost, and an unfinished iteration may still find a better root move.
         let elapsed = start.elapsed();
         let next_iteration = (elapsed - iteration_start).saturating_mul(NEXT_ITERATION_FACTOR);
+        let saves_time = limits.soft < limits.hard;
         if decided
             || elapsed >= time_target(limits, stable, falling)
-            || elapsed.saturating_add(next_iteration) > limits.hard
+            || (saves_time && elapsed.saturating_add(next_iteration) > limits.hard)
             || limits.max_nodes.is_some_and(|m| worker.nodes >= m)
         {
             break;

@@ -86,9 +86,9 @@ pub const TIME_STABLE_ITERATIONS: u32 = 4;
 pub const TIME_STABLE_PERCENT: u32 = 80;
 pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
-/// A new iteration starts only if this many times the last one's time still fits before
-/// the hard limit. Under a turn limit alone, time saved is time lost, and the move that
-/// leads an unfinished iteration is played, so 1 suffices.
+/// Under a match clock, a new iteration starts only if this many times the last one's
+/// time still fits before the hard limit; the move that leads an unfinished iteration is
+/// played, so 1 suffices. Under a turn limit alone every iteration may start.
 pub const NEXT_ITERATION_FACTOR: u32 = 1;
 
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
