@@ -24,10 +24,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Share of the time per move after which no new iteration starts; the rest is margin
-/// for the iteration in progress, which is cut off at the full time.
-const SOFT_SHARE: f64 = 0.85;
-
 /// Moves of the expected line shown with a hint.
 const HINT_LINE: usize = 6;
 
@@ -221,8 +217,11 @@ impl<W: Write> Game<W> {
         if let Some(depth) = self.options.depth {
             return Limits::depth(depth);
         }
+        // A per-move time, as a turn limit alone: what a move leaves unused is lost, so
+        // the soft limit is the hard one (the search still stops early when its best
+        // move holds). In-process there is no pipe to keep a margin for.
         Limits {
-            soft: self.options.time.mul_f64(SOFT_SHARE),
+            soft: self.options.time,
             hard: self.options.time,
             max_depth: None,
             max_nodes: None,
