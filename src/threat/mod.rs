@@ -39,14 +39,20 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// Nodes between two readings of the clock.
+pub const CHECK_INTERVAL: u64 = 1024;
+
 /// What a solver may spend: nodes counted against a cap, and an optional deadline.
 pub struct Budget {
     /// Nodes spent.
     pub nodes: u64,
     /// Stop once this many nodes are spent.
     pub max_nodes: u64,
-    /// Stop at this time, if set (checked every 1024 nodes).
+    /// Stop at this time, if set (checked every `CHECK_INTERVAL` nodes).
     pub deadline: Option<Instant>,
+    /// `nodes` when the clock was last read. Inner solvers add their nodes in batches,
+    /// so the count jumps and a check on exact multiples could be skipped for long.
+    checked: u64,
 }
 
 impl Budget {
@@ -55,6 +61,7 @@ impl Budget {
             nodes: 0,
             max_nodes,
             deadline: None,
+            checked: 0,
         }
     }
 
@@ -69,7 +76,11 @@ impl Budget {
             return false;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes - self.checked < CHECK_INTERVAL {
+            return true;
+        }
+        self.checked = self.nodes;
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.max_nodes = self.nodes;
             return false;
         }

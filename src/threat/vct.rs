@@ -14,6 +14,8 @@
 //! Everything it proves is proven: a line it cannot finish within its budget counts as
 //! no win.
 
+#[cfg(test)]
+use super::CHECK_INTERVAL;
 use super::vcf::{Vcf, four_moves};
 use super::{Budget, KeyMap, MoveStack};
 use crate::board::Board;
@@ -274,5 +276,22 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 3);
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_search_within_one_check() {
+        // The inner VCFs add their nodes in batches; the clock must still be read in time.
+        for r in records("renju_puzzles.jsonl") {
+            let mut b = renju_board(&r);
+            let mut vct = Vct::new(5_000_000);
+            vct.budget.deadline = Some(std::time::Instant::now());
+            vct.solve(&mut b, 20);
+            assert!(
+                vct.budget.nodes <= CHECK_INTERVAL + VCF_NODES + 1,
+                "{}: {} nodes",
+                r.get("id").as_str(),
+                vct.budget.nodes
+            );
+        }
     }
 }
