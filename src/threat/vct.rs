@@ -14,8 +14,6 @@
 //! Everything it proves is proven: a line it cannot finish within its budget counts as
 //! no win.
 
-#[cfg(test)]
-use super::CHECK_INTERVAL;
 use super::vcf::{Vcf, four_moves};
 use super::{Budget, KeyMap, MoveStack};
 use crate::board::Board;
@@ -223,6 +221,7 @@ mod tests {
     use super::*;
     use crate::search::Searcher;
     use crate::testdata::{records, renju_board};
+    use crate::threat::CHECK_INTERVAL;
     use crate::types::value::WIN_THRESHOLD;
 
     #[test]
