@@ -412,9 +412,10 @@ fn main_iterate(
         let decided = is_decisive(out.score) && depth >= 2;
         let falling = depth > 1 && out.score < previous_score - TIME_FALLING_SCORE;
         // The next iteration takes a few times as long as this one: if it cannot
-        // finish before the hard limit, its time is better saved, where there is a
-        // match clock to save it on. Under a turn limit alone (soft = hard) unused time
-        // is lost, and an unfinished iteration may still find a better root move.
+        // finish before the hard limit, its time is better saved, when the budget's soft
+        // limit is below its hard one (a match clock with time to bank). Where the two
+        // are equal (a turn limit alone, or a match share at its cap) the move may use
+        // all of it, and an unfinished iteration may still find a better root move.
         let elapsed = start.elapsed();
         let next_iteration = (elapsed - iteration_start).saturating_mul(NEXT_ITERATION_FACTOR);
         let saves_time = limits.soft < limits.hard;

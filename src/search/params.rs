@@ -86,9 +86,10 @@ pub const TIME_STABLE_ITERATIONS: u32 = 4;
 pub const TIME_STABLE_PERCENT: u32 = 80;
 pub const TIME_FALLING_SCORE: i32 = 40;
 pub const TIME_FALLING_PERCENT: u32 = 160;
-/// Under a match clock, a new iteration starts only if this many times the last one's
-/// time still fits before the hard limit; the move that leads an unfinished iteration is
-/// played, so 1 suffices. Under a turn limit alone every iteration may start.
+/// When the soft limit is below the hard one (a match clock), a new iteration starts only
+/// if this many times the last one's time still fits before the hard limit; the move that
+/// leads an unfinished iteration is played, so 1 suffices. When the two are equal every
+/// iteration may start.
 pub const NEXT_ITERATION_FACTOR: u32 = 1;
 
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
