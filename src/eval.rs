@@ -3,11 +3,15 @@
 //! Every empty cell has, for each colour, a value: what a stone of that colour would
 //! gain there, from its four line patterns and their folded shape. The board keeps the
 //! sum of these values per colour up to date on every make and undo, so evaluating a
-//! position is two subtractions. The side to move gets its potential counted in full and
-//! the opponent's discounted, because the side to move acts on its threats first.
+//! position is two subtractions and a look-up. The side to move gets its potential
+//! counted in full and the opponent's discounted, because the side to move acts on its
+//! threats first.
+//! The board also counts each colour's fours, four-threes and double threes, and a
+//! table adds what those combinations are worth beyond their cells.
 //!
 //! All weights are named constants here. `pbrain-tengen tune` fits them to arena games
-//! (see `tune.rs`); the values below are such a fit.
+//! (see `tune.rs`); the values below are such a fit, the threat table fitted last with
+//! the other weights held.
 
 use std::sync::OnceLock;
 
@@ -54,6 +58,23 @@ pub const OPPONENT_WEIGHT_16THS: i32 = 13;
 /// Bonus for having the move. The fit makes it slightly negative: the side to move's
 /// potential already counts in full against the opponent's discounted one.
 pub const TEMPO: i32 = -14;
+
+/// Threats a position holds, one entry per combination: the side to move's
+/// `Board::threat_bits` plus eight times the opponent's. A cell's value cannot tell
+/// that the opponent's four-three must be answered now, or that two threats of the side
+/// to move are more than their sum; this table can. A row per set of the opponent's
+/// threats, a column per set of the side to move's: a four (1), a four-three (2), a
+/// double three (4). Entry 0 is the tempo's.
+pub const THREAT_VALUE: [i16; 64] = [
+    0, 76, 0, 0, 435, 747, 0, 0, // the opponent has none
+    -66, -60, 0, -39, 15, 576, 0, -1, // a four
+    0, 0, 0, 0, 0, 0, 0, 0, // (a four-three is a four)
+    -158, 37, 0, 27, -357, 21, 0, 11, // a four-three
+    41, 327, 0, 0, 346, 732, 0, 0, // a double three
+    -198, 31, 0, 9, 101, 474, 0, 0, // a four and a double three
+    0, 0, 0, 0, 0, 0, 0, 0, // (a four-three is a four)
+    -583, -101, 0, 1, -191, 18, 0, 0, // a four-three and a double three
+];
 
 /// Offset that makes every cell value non-negative in its 12-bit field.
 pub const VALUE_BIAS: i32 = 64;
@@ -123,5 +144,6 @@ pub fn evaluate(board: &Board) -> i32 {
     let us = board.side_to_move();
     let own = board.potential(us);
     let theirs = board.potential(us.opp());
-    own - theirs * OPPONENT_WEIGHT_16THS / 16 + TEMPO
+    let threats = board.threat_bits(us) | board.threat_bits(us.opp()) << 3;
+    own - theirs * OPPONENT_WEIGHT_16THS / 16 + TEMPO + THREAT_VALUE[threats] as i32
 }

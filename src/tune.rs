@@ -5,9 +5,11 @@
 //! the side to move's view: 1, ½ or 0. For a fixed opponent weight the evaluation is
 //! linear in the tables of `eval.rs`: a position's value is the weights times the counts
 //! of each line pattern and each shape over the empty cells, the side to move's counts
-//! minus the opponent's scaled down, plus the tempo. The fit minimises the mean squared
-//! gap between the result and a logistic curve of the value, whose scale is first fitted
-//! to the current weights so that the two fits are comparable.
+//! minus the opponent's scaled down, plus the tempo, plus the threat table's entry for
+//! the threats both sides hold. Positions the search's leaf VCF would win are left out:
+//! the search never evaluates them. The fit minimises the mean squared gap between the
+//! result and a logistic curve of the value, whose scale is first fitted to the current
+//! weights so that the two fits are comparable.
 //!
 //! The games are the SGF records the arena writes; any directory of them will do, but
 //! the players should be close in strength, or the labels tell who played rather than
@@ -22,21 +24,26 @@ use anyhow::{Context, Result, bail};
 use crate::arena::record::coordinate;
 use crate::board::Board;
 use crate::board::pattern::{Pattern, Shape};
-use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO};
+use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO, THREAT_VALUE};
 use crate::movegen::{self, Threat};
+use crate::search::params::{LEAF_VCF_FOURS, LEAF_VCF_NODES};
+use crate::threat::vcf::Vcf;
 use crate::types::{Color, Pos, Rule};
 
-const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S]";
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only]";
 
 const LINES: usize = LINE_VALUE.len();
 const SHAPES: usize = SHAPE_BONUS.len();
-/// Line weights, shape weights, then the tempo.
-const WEIGHTS: usize = LINES + SHAPES + 1;
+const THREATS: usize = THREAT_VALUE.len();
+/// Line weights, shape weights, the tempo, then the threat table.
+const WEIGHTS: usize = LINES + SHAPES + 1 + THREATS;
 const TEMPO_INDEX: usize = LINES + SHAPES;
+const THREAT_INDEX: usize = TEMPO_INDEX + 1;
 
 /// Weights the fit leaves alone: those of patterns and shapes a quiet position never has
 /// (a five or an open four to make or to stop), and the dead and overline lines, which
-/// are worth nothing by definition.
+/// are worth nothing by definition; and the threat table's entry for no threats, which
+/// the tempo already is.
 fn is_fixed(index: usize) -> bool {
     const FIXED_LINES: [Pattern; 5] = [
         Pattern::Dead,
@@ -51,14 +58,16 @@ fn is_fixed(index: usize) -> bool {
     } else if index < TEMPO_INDEX {
         FIXED_SHAPES.iter().any(|&s| s as usize == index - LINES)
     } else {
-        false
+        index == THREAT_INDEX
     }
 }
 
 /// One labelled position: its feature counts (side to move's minus the scaled
-/// opponent's, tempo last) and the result for the side to move.
+/// opponent's, tempo last), its entry in the threat table, and the result for the side
+/// to move. The threat table's features are one-hot, so only the entry is kept.
 struct Sample {
-    features: [f32; WEIGHTS],
+    features: [f32; THREAT_INDEX],
+    threats: usize,
     result: f32,
 }
 
@@ -95,6 +104,7 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut fixed_scale = None;
     let mut target = Target::Result;
     let mut label_scale = None;
+    let mut threats_only = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -125,6 +135,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                 let v = it.next().context("--scale needs a number")?;
                 fixed_scale = Some(v.parse::<f64>().context("--scale needs a number")?);
             }
+            "--threats-only" => threats_only = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 println!("Fits eval.rs's weights to the SGF games in the directories.");
@@ -132,6 +143,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                 println!("--scale S fixes the logistic scale (keeps the units of another fit).");
                 println!("--target search labels positions with the logged search scores.");
                 println!("--label-scale S reads those scores on another engine's logistic scale.");
+                println!("--threats-only fits the threat table alone, the other weights held.");
                 return Ok(0);
             }
             _ => dirs.push(arg.clone()),
@@ -182,7 +194,8 @@ pub fn run(args: &[String]) -> Result<i32> {
 
     let before = loss(&samples, &weights, scale);
     println!("logistic scale {scale:.1}; loss with the current weights {before:.6}");
-    descend(&samples, &mut weights, scale, iterations);
+    let free = |i| !is_fixed(i) && (!threats_only || i > THREAT_INDEX);
+    descend(&samples, &mut weights, scale, iterations, free);
     let rounded: Vec<f64> = weights.iter().map(|w| w.round()).collect();
     let after = loss(&samples, &rounded, scale);
     println!("loss with the fitted weights {after:.6}");
@@ -196,6 +209,7 @@ fn current_weights() -> Vec<f64> {
         .chain(SHAPE_BONUS.iter())
         .map(|&w| w as f64)
         .chain(std::iter::once(TEMPO as f64))
+        .chain(THREAT_VALUE.iter().map(|&w| w as f64))
         .collect()
 }
 
@@ -312,6 +326,7 @@ fn parse_sgf(text: &str) -> Result<Vec<Vec<(String, String)>>> {
 /// The quiet positions of a game after its opening, with their labels.
 fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> Vec<Sample> {
     let mut board = Board::new(game.width, game.height, game.rule);
+    let mut vcf = Vcf::new(LEAF_VCF_NODES);
     let mut out = Vec::new();
     for (i, &(x, y)) in game.moves.iter().enumerate() {
         let pos = Pos::new(x, y);
@@ -321,6 +336,14 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> V
         board.play(pos);
         if i + 1 < game.opening.max(1) || movegen::threat(&mut board) != Threat::Quiet {
             continue;
+        }
+        // The search evaluates a leaf only after its short VCF failed: positions it
+        // would have won that way are no samples of what the evaluation sees.
+        if board.count_block4(board.side_to_move()) > 0 {
+            vcf.reset(LEAF_VCF_NODES);
+            if vcf.solve(&mut board, LEAF_VCF_FOURS).is_some() {
+                continue;
+            }
         }
         let us = board.side_to_move();
         let result = match target {
@@ -333,6 +356,7 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> V
         };
         out.push(Sample {
             features: features(&board, opponent_weight),
+            threats: threat_entry(&board),
             result,
         });
     }
@@ -341,9 +365,9 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> V
 
 /// The counts the evaluation weighs, for the side to move: its own minus the
 /// opponent's scaled by the opponent weight; the tempo's feature is 1.
-fn features(board: &Board, opponent_weight: i32) -> [f32; WEIGHTS] {
+fn features(board: &Board, opponent_weight: i32) -> [f32; THREAT_INDEX] {
     let us = board.side_to_move();
-    let mut f = [0f32; WEIGHTS];
+    let mut f = [0f32; THREAT_INDEX];
     for (color, sign) in [(us, 1.0), (us.opp(), -(opponent_weight as f32) / 16.0)] {
         for p in board.points().filter(|&p| board.is_empty(p)) {
             let shape = board.shape(p, color);
@@ -360,13 +384,20 @@ fn features(board: &Board, opponent_weight: i32) -> [f32; WEIGHTS] {
     f
 }
 
+/// The position's entry in the evaluation's threat table.
+fn threat_entry(board: &Board) -> usize {
+    let us = board.side_to_move();
+    board.threat_bits(us) | board.threat_bits(us.opp()) << 3
+}
+
 fn value(sample: &Sample, weights: &[f64]) -> f64 {
     sample
         .features
         .iter()
         .zip(weights)
         .map(|(&f, &w)| f as f64 * w)
-        .sum()
+        .sum::<f64>()
+        + weights[THREAT_INDEX + sample.threats]
 }
 
 fn sigmoid(v: f64, scale: f64) -> f64 {
@@ -397,8 +428,21 @@ fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Full-batch gradient descent with Adam on the free weights.
-fn descend(samples: &[Sample], weights: &mut [f64], scale: f64, iterations: usize) {
+/// Pull of the threat table's entries towards zero (ridge), per squared point of the
+/// mean loss. Some combinations of threats occur in a few dozen positions: without it
+/// their entries fit the noise of those games. The pull is the same for every entry
+/// while the data's grows with the positions an entry is seen in, so rare entries stay
+/// near zero and common ones follow the data.
+const THREAT_RIDGE: f64 = 1e-10;
+
+/// Full-batch gradient descent with Adam on the weights `free` lets change.
+fn descend(
+    samples: &[Sample],
+    weights: &mut [f64],
+    scale: f64,
+    iterations: usize,
+    free: impl Fn(usize) -> bool,
+) {
     const RATE: f64 = 0.5;
     const BETA1: f64 = 0.9;
     const BETA2: f64 = 0.999;
@@ -412,8 +456,12 @@ fn descend(samples: &[Sample], weights: &mut [f64], scale: f64, iterations: usiz
             for (gi, &f) in grad.iter_mut().zip(&s.features) {
                 *gi += g * f as f64;
             }
+            grad[THREAT_INDEX + s.threats] += g;
         }
-        for i in (0..WEIGHTS).filter(|&i| !is_fixed(i)) {
+        for i in THREAT_INDEX..WEIGHTS {
+            grad[i] += 2.0 * THREAT_RIDGE * weights[i] * samples.len() as f64;
+        }
+        for i in (0..WEIGHTS).filter(|&i| free(i)) {
             let g = grad[i] / samples.len() as f64;
             m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
             v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
@@ -428,15 +476,20 @@ fn descend(samples: &[Sample], weights: &mut [f64], scale: f64, iterations: usiz
 }
 
 fn print_tables(weights: &[f64]) {
+    let ints = |ws: &[f64]| ws.iter().map(|&w| w as i64).collect::<Vec<_>>();
     println!(
         "pub const LINE_VALUE: [i16; {LINES}] = {:?};",
-        &weights[..LINES]
+        ints(&weights[..LINES])
     );
     println!(
         "pub const SHAPE_BONUS: [i16; {SHAPES}] = {:?};",
-        &weights[LINES..TEMPO_INDEX]
+        ints(&weights[LINES..TEMPO_INDEX])
     );
-    println!("pub const TEMPO: i32 = {};", weights[TEMPO_INDEX]);
+    println!("pub const TEMPO: i32 = {};", weights[TEMPO_INDEX] as i64);
+    println!(
+        "pub const THREAT_VALUE: [i16; {THREATS}] = {:?};",
+        ints(&weights[THREAT_INDEX..])
+    );
 }
 
 #[cfg(test)]
@@ -445,7 +498,8 @@ mod tests {
     use crate::eval::evaluate;
 
     /// The tuner's linear model is the engine's evaluation: with the current weights it
-    /// gives the same value (up to the opponent weight's rounding) on real positions.
+    /// gives the same value (up to the opponent weight's rounding) on real positions,
+    /// some of them with fours for both sides.
     #[test]
     fn features_reproduce_the_evaluation() {
         let weights = current_weights();
@@ -460,13 +514,18 @@ mod tests {
                 (7, 9),
                 (6, 6),
                 (10, 8),
+                (5, 5),
+                (11, 8),
             ];
+            let mut threats_seen = false;
             for (x, y) in game {
                 board.play(Pos::new(x, y));
                 let sample = Sample {
                     features: features(&board, OPPONENT_WEIGHT_16THS),
+                    threats: threat_entry(&board),
                     result: 0.5,
                 };
+                threats_seen |= sample.threats != 0;
                 let model = value(&sample, &weights);
                 let engine = evaluate(&board) as f64;
                 assert!(
@@ -474,6 +533,7 @@ mod tests {
                     "{rule} after {x},{y}: model {model}, engine {engine}"
                 );
             }
+            assert!(threats_seen, "{rule}: the game never reaches a threat");
         }
     }
 

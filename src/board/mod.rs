@@ -203,18 +203,22 @@ const NO_BBOX: [u8; 4] = [u8::MAX, u8::MAX, 0, 0];
 /// The value bits of both colours in a `CellPatterns` word.
 const VALUES: u64 = 0xFFF0 | 0xFFF0 << 32;
 
-/// Field of each shape in `Sums::threats`: fives, open fours, the three kinds of
-/// closed four, and renju black's possible forbidden points; other shapes are not
-/// counted. A move's changes are summed as whole words: the fields' final values are
-/// small and non-negative, so borrows between fields in between cancel out.
+/// Field of each shape in `Sums::threats`, ten bits each: fives, open fours, the three
+/// kinds of closed four, renju black's possible forbidden points, and again the closed
+/// fours that also make an open three and the double threes, which the evaluation weighs
+/// as threats; other shapes are not counted. A count never exceeds the empty cells, at
+/// most 1,023 on a 32 × 32 board with a stone, so ten bits hold it. A move's changes are
+/// summed as whole words: the fields' final values fit and are non-negative, so borrows
+/// between fields in between cancel out.
 const COUNTED: [u64; 16] = {
     let mut t = [0u64; 16];
     t[Shape::Five as usize] = 1;
-    t[Shape::Flex4 as usize] = 1 << 16;
-    t[Shape::Block4 as usize] = 1 << 32;
-    t[Shape::Block4Plus as usize] = 1 << 32;
-    t[Shape::Block4Flex3 as usize] = 1 << 32;
-    t[Shape::MaybeForbidden as usize] = 1 << 48;
+    t[Shape::Flex4 as usize] = 1 << 10;
+    t[Shape::Block4 as usize] = 1 << 20;
+    t[Shape::Block4Plus as usize] = 1 << 20;
+    t[Shape::Block4Flex3 as usize] = 1 << 20 | 1 << 40;
+    t[Shape::MaybeForbidden as usize] = 1 << 30;
+    t[Shape::Flex3x2 as usize] = 1 << 50;
     t
 };
 
@@ -625,9 +629,30 @@ impl Board {
         self.threat_field(color, 3)
     }
 
+    /// Empty cells where `color` makes a four and an open three at once.
+    #[inline]
+    pub fn count_block4_flex3(&self, color: Color) -> u32 {
+        self.threat_field(color, 4)
+    }
+
+    /// Empty cells where `color` makes two open threes.
+    #[inline]
+    pub fn count_flex3x2(&self, color: Color) -> u32 {
+        self.threat_field(color, 5)
+    }
+
+    /// Which threats `color` has, as bits for the evaluation's threat table: a four
+    /// (bit 0), a four-three (bit 1), a double three (bit 2).
+    #[inline]
+    pub fn threat_bits(&self, color: Color) -> usize {
+        let w = self.sums.threats[color.index()];
+        let has = |field: u32| (w >> (10 * field) & 0x3FF != 0) as usize;
+        has(2) | has(4) << 1 | has(5) << 2
+    }
+
     #[inline]
     fn threat_field(&self, color: Color, field: u32) -> u32 {
-        (self.sums.threats[color.index()] >> (16 * field)) as u32 & 0xFFFF
+        (self.sums.threats[color.index()] >> (10 * field)) as u32 & 0x3FF
     }
 
     /// Number of stones within two cells of `pos`.

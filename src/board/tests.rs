@@ -181,3 +181,29 @@ fn winner_reports_the_last_stone_only() {
     b.undo();
     assert_eq!(b.winner(), None);
 }
+
+/// The counts the evaluation's threat table reads: a point joining two twos makes a
+/// double three (forbidden for black under renju, so not counted as one), and a point
+/// joining a closed three and a two makes a four and a three at once.
+#[test]
+fn threat_counts_find_double_threes_and_four_threes() {
+    let p = |x, y| Pos::new(x, y);
+    let twos = [p(5, 7), p(6, 7), p(7, 5), p(7, 6)];
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let counted = rule != Rule::Renju;
+        let b = board_from(rule, 15, &twos, &[p(0, 0)]);
+        assert_eq!(b.shape(p(7, 7), Color::Black) == Shape::Flex3x2, counted);
+        assert_eq!(b.count_flex3x2(Color::Black) > 0, counted, "{rule}");
+        assert_eq!(b.threat_bits(Color::Black), 4 * counted as usize);
+        let w = board_from(rule, 15, &[p(0, 0)], &twos);
+        assert!(w.count_flex3x2(Color::White) > 0, "{rule}");
+        assert_eq!(w.threat_bits(Color::White), 4);
+
+        let three_and_two = [p(4, 7), p(5, 7), p(6, 7), p(7, 5), p(7, 6)];
+        let b = board_from(rule, 15, &three_and_two, &[p(3, 7)]);
+        assert_eq!(b.shape(p(7, 7), Color::Black), Shape::Block4Flex3);
+        assert!(b.count_block4_flex3(Color::Black) > 0);
+        assert_eq!(b.threat_bits(Color::Black) & 3, 3);
+        assert_eq!(b.threat_bits(Color::White), 0);
+    }
+}
