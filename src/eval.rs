@@ -144,6 +144,12 @@ pub fn evaluate(board: &Board) -> i32 {
     let us = board.side_to_move();
     let own = board.potential(us);
     let theirs = board.potential(us.opp());
-    let threats = board.threat_bits(us) | board.threat_bits(us.opp()) << 3;
-    own - theirs * OPPONENT_WEIGHT_16THS / 16 + TEMPO + THREAT_VALUE[threats] as i32
+    own - theirs * OPPONENT_WEIGHT_16THS / 16 + TEMPO + THREAT_VALUE[threat_entry(board)] as i32
+}
+
+/// The position's entry in `THREAT_VALUE`.
+#[inline]
+pub fn threat_entry(board: &Board) -> usize {
+    let us = board.side_to_move();
+    board.threat_bits(us) | board.threat_bits(us.opp()) << 3
 }

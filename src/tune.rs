@@ -24,9 +24,11 @@ use anyhow::{Context, Result, bail};
 use crate::arena::record::coordinate;
 use crate::board::Board;
 use crate::board::pattern::{Pattern, Shape};
-use crate::eval::{LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO, THREAT_VALUE};
+use crate::eval::{
+    LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO, THREAT_VALUE, threat_entry,
+};
 use crate::movegen::{self, Threat};
-use crate::search::params::{LEAF_VCF_FOURS, LEAF_VCF_NODES};
+use crate::search::{self, params::LEAF_VCF_NODES};
 use crate::threat::vcf::Vcf;
 use crate::types::{Color, Pos, Rule};
 
@@ -339,11 +341,8 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> V
         }
         // The search evaluates a leaf only after its short VCF failed: positions it
         // would have won that way are no samples of what the evaluation sees.
-        if board.count_block4(board.side_to_move()) > 0 {
-            vcf.reset(LEAF_VCF_NODES);
-            if vcf.solve(&mut board, LEAF_VCF_FOURS).is_some() {
-                continue;
-            }
+        if search::leaf_vcf(&mut vcf, &mut board, &mut 0).is_some() {
+            continue;
         }
         let us = board.side_to_move();
         let result = match target {
@@ -382,12 +381,6 @@ fn features(board: &Board, opponent_weight: i32) -> [f32; THREAT_INDEX] {
     }
     f[TEMPO_INDEX] = 1.0;
     f
-}
-
-/// The position's entry in the evaluation's threat table.
-fn threat_entry(board: &Board) -> usize {
-    let us = board.side_to_move();
-    board.threat_bits(us) | board.threat_bits(us.opp()) << 3
 }
 
 fn value(sample: &Sample, weights: &[f64]) -> f64 {

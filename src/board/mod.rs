@@ -645,9 +645,9 @@ impl Board {
     /// (bit 0), a four-three (bit 1), a double three (bit 2).
     #[inline]
     pub fn threat_bits(&self, color: Color) -> usize {
-        let w = self.sums.threats[color.index()];
-        let has = |field: u32| (w >> (10 * field) & 0x3FF != 0) as usize;
-        has(2) | has(4) << 1 | has(5) << 2
+        (self.count_block4(color) > 0) as usize
+            | ((self.count_block4_flex3(color) > 0) as usize) << 1
+            | ((self.count_flex3x2(color) > 0) as usize) << 2
     }
 
     #[inline]

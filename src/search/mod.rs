@@ -9,6 +9,8 @@
 pub mod params;
 mod worker;
 
+pub use worker::leaf_vcf;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

@@ -559,15 +559,24 @@ impl<'a> Worker<'a> {
     /// The win a short VCF finds at a horizon node, if the side to move has a four to
     /// start one; the caller falls back on the static value.
     fn horizon_win(&mut self, p: i32) -> Option<i32> {
-        let us = self.board.side_to_move();
-        if self.board.count_block4(us) == 0 {
-            return None;
-        }
-        self.leaf_vcf.reset(LEAF_VCF_NODES);
-        let found = self.leaf_vcf.solve(&mut self.board, LEAF_VCF_FOURS);
-        self.nodes += self.leaf_vcf.budget.nodes;
-        found.map(|(_, plies)| win_in(p + plies as i32))
+        leaf_vcf(&mut self.leaf_vcf, &mut self.board, &mut self.nodes)
+            .map(|plies| win_in(p + plies as i32))
     }
+}
+
+/// The short VCF a horizon node tries before its static value: the plies to the five it
+/// finds for the side to move, which needs a four to start one. The nodes it spends are
+/// added to `nodes`. `tune` leaves out the positions it wins, as the search never
+/// evaluates them.
+#[inline]
+pub fn leaf_vcf(vcf: &mut Vcf, board: &mut Board, nodes: &mut u64) -> Option<u32> {
+    if board.count_block4(board.side_to_move()) == 0 {
+        return None;
+    }
+    vcf.reset(LEAF_VCF_NODES);
+    let found = vcf.solve(board, LEAF_VCF_FOURS);
+    *nodes += vcf.budget.nodes;
+    found.map(|(_, plies)| plies)
 }
 
 /// What a singular-extension search says about the table move.
