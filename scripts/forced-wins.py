@@ -62,8 +62,11 @@ def commands(text, before, colour, ms):
     width, height = size.group(1), size.group(2)
     rule = RULES[re.search(r"RU\[([^]]*)\]", text).group(1)]
     start = f"START {width}" if height is None else f"RECTSTART {width},{height}"
+    # The memory limit of the 1 s matches. Sent before the position, so that the table
+    # is allocated before the clock starts, as in a game after its first move.
     lines = [start, f"INFO timeout_turn {ms}", "INFO timeout_match 0",
-             "INFO time_left 2147483647", f"INFO rule {rule}", "INFO THREAD_NUM 1", "BOARD"]
+             "INFO time_left 2147483647", f"INFO rule {rule}", "INFO max_memory 367001600",
+             "INFO THREAD_NUM 1", "BOARD"]
     lines += [f"{x},{y},{1 if c == colour else 2}" for c, x, y in before]
     return lines + ["DONE"]
 
