@@ -51,7 +51,7 @@ def first_announced_win(text, by):
     before = []
     for m in moves:
         colour, x, y, comment = m.group(1), m.group(2), m.group(3), m.group(4) or ""
-        if comment != "opening" and ANNOUNCED.search(comment) and by in (None, players[colour]):
+        if ANNOUNCED.search(comment) and by in (None, players[colour]):
             return before, colour
         before.append((colour, ord(x) - 97, ord(y) - 97))
     return None
