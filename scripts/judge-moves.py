@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Marks a brain's moves in recorded positions by a stronger engine's evaluation.
+
+Reads the SGF records an arena run leaves (`pbrain-tengen arena --out DIR`). In each
+game it takes the positions before the first K moves that the player named by --side
+made after the opening (the moves whose comment is `opening`), so early play is
+measured in both colours: attack where that player was black, defence where it was
+white. The brain plays each position with a turn limit; the judge then searches the
+position the brain's move leaves, and its score, turned to the mover's view, is the
+move's mark. A forced win the judge announces counts as +3000 or -3000 (won, lost).
+
+Two brains run on the same records are compared position by position; a brain that
+plays the move another already played gets the same mark from the cache, so the
+comparison measures the moves and not the judge's noise. It measures what forced-wins.py
+cannot: defence, and quiet moves that lose slowly.
+
+Usage: scripts/judge-moves.py BRAIN DIR... --judge JUDGE --side NAME [options]
+  BRAIN         the brain to test
+  DIR           arena output directories with game-*.sgf files
+  --judge       the judging brain (run in its own directory), e.g. pbrain-rapfi
+  --side        the player (its PB/PW name) whose positions are taken, e.g. Tengen
+  --moves K     positions per game (default 4)
+  --ms MS       the brain's turn limit (default 1000)
+  --judge-ms MS the judge's turn limit (default 2000)
+  --jobs N      positions searched at once (default 1; keep it at most the cores)
+  --cache FILE  marks kept between runs (default judge-cache.json)
+  --env K=V     an environment variable for the brain (repeatable)
+  --against OUT another run's output on the same records: also prints the mean
+                difference of the marks, position by position, with its standard error
+"""
+import json
+import os
+import re
+import statistics
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from records import ask, position, read_games
+
+MATE_MARK = 3000
+
+
+def parse_args(argv):
+    opts = {"moves": 4, "ms": 1000, "judge-ms": 2000, "jobs": 1,
+            "cache": "judge-cache.json", "judge": None, "side": None, "against": None}
+    brain, dirs, env = None, [], {}
+    it = iter(argv)
+    for a in it:
+        if a == "--env":
+            key, _, value = next(it).partition("=")
+            env[key] = value
+        elif a.startswith("--") and a[2:] in opts:
+            value = next(it)
+            text = ("cache", "judge", "side", "against")
+            opts[a[2:]] = value if a[2:] in text else int(value)
+        elif brain is None:
+            brain = a
+        else:
+            dirs.append(a)
+    if brain is None or not dirs or opts["judge"] is None or opts["side"] is None:
+        sys.exit(__doc__)
+    return brain, dirs, env, opts
+
+
+def positions(games, side, k):
+    """(game, move index) of the first k moves `side` made after the opening."""
+    out = []
+    for game in games:
+        mine = [i for i, (colour, _, _, comment) in enumerate(game.moves)
+                if game.players[colour] == side and comment.strip() != "opening"]
+        out += [(game, i) for i in mine[:k]]
+    return out
+
+
+def mark(messages):
+    """The judge's last reported score for its side to move, from the other side's view:
+    Rapfi's `Eval -278` / `Eval +M17`, or Tengen's `score +35` / `score win in 3`."""
+    for line in reversed(messages):
+        m = re.search(r"Eval ([+-]?)(M?)(\d+)", line)
+        if m:
+            sign = -1 if m.group(1) == "-" else 1
+            return -sign * (MATE_MARK if m.group(2) else int(m.group(3)))
+        m = re.search(r"score (win in \d+|loss in \d+|[+-]?\d+)", line)
+        if m:
+            s = m.group(1)
+            if s.startswith("win"):
+                return -MATE_MARK
+            if s.startswith("loss"):
+                return MATE_MARK
+            return -int(s)
+    return None
+
+
+LINE = re.compile(r"(.*) move (\d+): (.*) mark (-?\d+|None)$")
+
+
+def read_marks(path):
+    """{(record, move index): (move, mark)} from a run's printed output."""
+    out = {}
+    for line in open(path):
+        m = LINE.match(line.strip())
+        if m and m.group(4) != "None":
+            out[(m.group(1), int(m.group(2)))] = (m.group(3), int(m.group(4)))
+    return out
+
+
+def compare(ours, theirs_path):
+    theirs = read_marks(theirs_path)
+    common = [k for k in ours if k in theirs]
+    if len(common) < 2:
+        return f"against {theirs_path}: fewer than two positions in common"
+    diffs = [ours[k][1] - theirs[k][1] for k in common]
+    differ = sum(ours[k][0] != theirs[k][0] for k in common)
+    error = statistics.stdev(diffs) / len(diffs) ** 0.5
+    return (f"against {theirs_path}: mean difference {statistics.mean(diffs):+.1f} ± {error:.1f}"
+            f" over {len(common)} positions, {differ} moves different")
+
+
+def main():
+    brain, dirs, env, opts = parse_args(sys.argv[1:])
+    todo = positions(read_games(dirs), opts["side"], opts["moves"])
+    cache = {}
+    if os.path.exists(opts["cache"]):
+        cache = json.load(open(opts["cache"]))
+
+    def play(item):
+        game, n = item
+        return ask([brain], position(game, n, opts["ms"]), env)[0]
+
+    def judge(item):
+        game, n, move = item
+        _, messages = ask([opts["judge"]], position(game, n, opts["judge-ms"], move))
+        return mark(messages)
+
+    def key(game, n, move):
+        return f"{os.path.abspath(game.path)}|{n}|{move[0]},{move[1]}|{opts['judge-ms']}"
+
+    with ThreadPoolExecutor(opts["jobs"]) as pool:
+        moves = list(pool.map(play, todo))
+        new = {key(g, n, m): (g, n, m) for (g, n), m in zip(todo, moves)
+               if m is not None and key(g, n, m) not in cache}
+        for k, v in zip(new, pool.map(judge, new.values())):
+            cache[k] = v
+    json.dump(cache, open(opts["cache"], "w"), indent=0)
+
+    marks, ours = [], {}
+    for (game, n), move in zip(todo, moves):
+        m = None if move is None else cache.get(key(game, n, move))
+        print(f"{game.path} move {n}: {move} mark {m}")
+        if m is not None:
+            marks.append(m)
+            ours[(game.path, n)] = (str(move), m)
+    if len(marks) < 2:
+        sys.exit("fewer than two positions marked")
+    mean = statistics.mean(marks)
+    error = statistics.stdev(marks) / len(marks) ** 0.5
+    lost = sum(m == -MATE_MARK for m in marks)
+    won = sum(m == MATE_MARK for m in marks)
+    print(f"positions {len(marks)}; mean mark {mean:.1f} ± {error:.1f}; lost {lost}, won {won}")
+    if opts["against"]:
+        print(compare(ours, opts["against"]))
+
+
+if __name__ == "__main__":
+    main()

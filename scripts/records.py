@@ -1,0 +1,106 @@
+"""Arena game records and brains, for the scripts that replay recorded positions.
+
+`pbrain-tengen arena --out DIR` leaves one `game-N.sgf` per game: players in PB and PW,
+the board in SZ (`15` or `20:15`), the rule in RU, and every move with a comment that
+holds the engine's own output for it. The scripts here give a brain the position before
+some move of such a record and read its answer through the protocol, as a manager would.
+"""
+import glob
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+# The memory limit of the 1 s matches; the table is allocated on this INFO, before the
+# position arrives, as in a game after its first move.
+MAX_MEMORY = 367001600
+MOVE = re.compile(r"\n;([BW])\[([a-zA-Z])([a-zA-Z])\](?:C\[((?:[^\\\]]|\\.)*)\])?")
+
+
+@dataclass
+class Game:
+    path: str
+    players: dict
+    width: int
+    height: int
+    rule: int
+    # (colour "B" or "W", x, y, comment), in the order played
+    moves: list
+
+
+def coordinate(c):
+    """An SGF coordinate letter as the arena writes it: a-z, then A-Z from 26."""
+    return ord(c) - ord("a") if c.islower() else ord(c) - ord("A") + 26
+
+
+def read_games(dirs):
+    """Every game record in the arena output directories, in path order."""
+    games = []
+    for path in sorted(f for d in dirs for f in glob.glob(os.path.join(d, "game-*.sgf"))):
+        text = open(path, encoding="utf-8").read()
+        size = re.search(r"SZ\[(\d+)(?::(\d+))?\]", text)
+        width = int(size.group(1))
+        height = int(size.group(2) or width)
+        moves = [(m.group(1), coordinate(m.group(2)), coordinate(m.group(3)),
+                  re.sub(r"\\(.)", r"\1", m.group(4) or ""))
+                 for m in MOVE.finditer(text)]
+        games.append(Game(
+            path=path,
+            players={"B": re.search(r"PB\[([^]]*)\]", text).group(1),
+                     "W": re.search(r"PW\[([^]]*)\]", text).group(1)},
+            width=width,
+            height=height,
+            rule=RULES[re.search(r"RU\[([^]]*)\]", text).group(1)],
+            moves=moves,
+        ))
+    return games
+
+
+def position(game, n, ms, then=None):
+    """Protocol lines that give a brain the position before move `n` (counting from 0),
+    to play for the side that made it, with a turn limit of `ms` milliseconds; with
+    `then`, a point (x, y), that side plays there first and the other side is to move."""
+    mover = game.moves[n][0] if n < len(game.moves) else "BW"[n % 2]
+    stones = [(c, x, y) for c, x, y, _ in game.moves[:n]]
+    if then is not None:
+        stones.append((mover, *then))
+        mover = "W" if mover == "B" else "B"
+    start = (f"START {game.width}" if game.width == game.height
+             else f"RECTSTART {game.width},{game.height}")
+    lines = [start, f"INFO timeout_turn {ms}", "INFO timeout_match 0",
+             "INFO time_left 2147483647", f"INFO rule {game.rule}",
+             f"INFO max_memory {MAX_MEMORY}", "INFO THREAD_NUM 1", "BOARD"]
+    lines += [f"{x},{y},{1 if c == mover else 2}" for c, x, y in stones]
+    return lines + ["DONE"]
+
+
+def ask(command, lines, env=None):
+    """Runs a brain (a command line, started in its own directory) on protocol lines that
+    end in a request for a move. Returns its move as (x, y), or None, and its MESSAGE
+    lines."""
+    cwd = os.path.dirname(os.path.abspath(command[0]))
+    p = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True,
+                         env=None if env is None else {**os.environ, **env})
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    move, messages = None, []
+    for line in p.stdout:
+        line = line.strip()
+        if line.startswith("MESSAGE"):
+            messages.append(line)
+            continue
+        m = re.fullmatch(r"(\d+),(\d+)", line)
+        if m:
+            move = (int(m.group(1)), int(m.group(2)))
+            break
+        if line.startswith(("ERROR", "UNKNOWN")):
+            break
+    try:
+        p.stdin.write("END\n")
+        p.stdin.close()
+        p.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        p.kill()
+    return move, messages
