@@ -38,6 +38,8 @@ from concurrent.futures import ThreadPoolExecutor
 from records import ask, position, read_games
 
 MATE_MARK = 3000
+# Options whose values are text; the others are whole numbers.
+TEXT_OPTIONS = ("cache", "judge", "side", "against")
 
 
 def parse_args(argv):
@@ -51,8 +53,7 @@ def parse_args(argv):
             env[key] = value
         elif a.startswith("--") and a[2:] in opts:
             value = next(it)
-            text = ("cache", "judge", "side", "against")
-            opts[a[2:]] = value if a[2:] in text else int(value)
+            opts[a[2:]] = value if a[2:] in TEXT_OPTIONS else int(value)
         elif brain is None:
             brain = a
         else:
@@ -91,6 +92,11 @@ def mark(messages):
     return None
 
 
+def mean_and_error(values):
+    """The mean and its standard error."""
+    return statistics.mean(values), statistics.stdev(values) / len(values) ** 0.5
+
+
 LINE = re.compile(r"(.*) move (\d+): (.*) mark (-?\d+|None)$")
 
 
@@ -111,8 +117,8 @@ def compare(ours, theirs_path):
         return f"against {theirs_path}: fewer than two positions in common"
     diffs = [ours[k][1] - theirs[k][1] for k in common]
     differ = sum(ours[k][0] != theirs[k][0] for k in common)
-    error = statistics.stdev(diffs) / len(diffs) ** 0.5
-    return (f"against {theirs_path}: mean difference {statistics.mean(diffs):+.1f} ± {error:.1f}"
+    mean, error = mean_and_error(diffs)
+    return (f"against {theirs_path}: mean difference {mean:+.1f} ± {error:.1f}"
             f" over {len(common)} positions, {differ} moves different")
 
 
@@ -137,23 +143,23 @@ def main():
 
     with ThreadPoolExecutor(opts["jobs"]) as pool:
         moves = list(pool.map(play, todo))
-        new = {key(g, n, m): (g, n, m) for (g, n), m in zip(todo, moves)
-               if m is not None and key(g, n, m) not in cache}
+        keys = [None if m is None else key(g, n, m) for (g, n), m in zip(todo, moves)]
+        new = {k: (g, n, m) for k, (g, n), m in zip(keys, todo, moves)
+               if k is not None and k not in cache}
         for k, v in zip(new, pool.map(judge, new.values())):
             cache[k] = v
     json.dump(cache, open(opts["cache"], "w"), indent=0)
 
     marks, ours = [], {}
-    for (game, n), move in zip(todo, moves):
-        m = None if move is None else cache.get(key(game, n, move))
+    for (game, n), move, k in zip(todo, moves, keys):
+        m = None if k is None else cache.get(k)
         print(f"{game.path} move {n}: {move} mark {m}")
         if m is not None:
             marks.append(m)
             ours[(game.path, n)] = (str(move), m)
     if len(marks) < 2:
         sys.exit("fewer than two positions marked")
-    mean = statistics.mean(marks)
-    error = statistics.stdev(marks) / len(marks) ** 0.5
+    mean, error = mean_and_error(marks)
     lost = sum(m == -MATE_MARK for m in marks)
     won = sum(m == MATE_MARK for m in marks)
     print(f"positions {len(marks)}; mean mark {mean:.1f} ± {error:.1f}; lost {lost}, won {won}")
