@@ -266,6 +266,12 @@ impl Searcher {
         if excluded.is_empty() && limits.threat_solvers {
             match movegen::threat(&mut b) {
                 Threat::Win(mv) => return done(mv, win_in(1), 1, 1, vec![mv]),
+                // Two fives wait (or one the side to move may not block): no search can
+                // save it, and the fallback's best-valued point blocks one of them.
+                Threat::Lost => {
+                    let mv = self.fallback(board).best;
+                    return done(mv, loss_in(2), 1, 1, vec![mv]);
+                }
                 Threat::BlockFive(mv) => {
                     let mut moves = Vec::new();
                     movegen::legal_candidates(&mut b, &mut moves);

@@ -44,6 +44,24 @@ fn solves_every_shared_vct_puzzle_without_the_root_solvers() {
 }
 
 #[test]
+fn two_fives_against_are_reported_as_a_loss_and_one_is_blocked() {
+    // Black's open four on row 7 (3..6): white to move faces fives at 2 and 7.
+    let b = board(
+        Rule::Freestyle,
+        &[(3, 7), (4, 7), (5, 7), (6, 7)],
+        &[(0, 0), (0, 2), (14, 14)],
+    );
+    let stop = AtomicBool::new(false);
+    let res = Searcher::new().think(&b, &Limits::depth(4), &stop, &mut |_| {});
+    assert_eq!(res.score, loss_in(2), "{}", score_to_string(res.score));
+    assert!(
+        [Pos::new(2, 7), Pos::new(7, 7)].contains(&res.best),
+        "{}",
+        res.best
+    );
+}
+
+#[test]
 fn blocks_an_open_three_in_freestyle() {
     // Black has an open three on row 7; white to move has nothing, so it must block at
     // one of the ends (or lose to an open four).
