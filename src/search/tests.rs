@@ -51,8 +51,7 @@ fn two_fives_against_are_reported_as_a_loss_and_one_is_blocked() {
         &[(3, 7), (4, 7), (5, 7), (6, 7)],
         &[(0, 0), (0, 2), (14, 14)],
     );
-    let stop = AtomicBool::new(false);
-    let res = Searcher::new().think(&b, &Limits::depth(4), &stop, &mut |_| {});
+    let res = search(&b, 4);
     assert_eq!(res.score, loss_in(2), "{}", score_to_string(res.score));
     assert!(
         [Pos::new(2, 7), Pos::new(7, 7)].contains(&res.best),
