@@ -23,29 +23,33 @@ use anyhow::{Context, Result, bail};
 
 use crate::arena::record::coordinate;
 use crate::board::Board;
+use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
 use crate::eval::{
-    LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO, THREAT_VALUE, threat_entry,
+    COMBINATION_VALUE, COMBINATIONS, LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO,
+    THREAT_VALUE, combination_index, threat_entry,
 };
 use crate::movegen::{self, Threat};
 use crate::search::{self, params::LEAF_VCF_NODES};
 use crate::threat::vcf::Vcf;
 use crate::types::{Color, Pos, Rule};
 
-const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only]";
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only] [--write FILE]";
 
 const LINES: usize = LINE_VALUE.len();
 const SHAPES: usize = SHAPE_BONUS.len();
 const THREATS: usize = THREAT_VALUE.len();
-/// Line weights, shape weights, the tempo, then the threat table.
-const WEIGHTS: usize = LINES + SHAPES + 1 + THREATS;
+/// Line weights, shape weights, the tempo, the combination table, then the threat table.
+const WEIGHTS: usize = LINES + SHAPES + 1 + COMBINATIONS + THREATS;
 const TEMPO_INDEX: usize = LINES + SHAPES;
-const THREAT_INDEX: usize = TEMPO_INDEX + 1;
+const COMBINATION_INDEX: usize = TEMPO_INDEX + 1;
+const THREAT_INDEX: usize = COMBINATION_INDEX + COMBINATIONS;
 
 /// Weights the fit leaves alone: those of patterns and shapes a quiet position never has
 /// (a five or an open four to make or to stop), and the dead and overline lines, which
 /// are worth nothing by definition; and the threat table's entry for no threats, which
-/// the tempo already is.
+/// the tempo already is. The combinations of lines a quiet position never has get no
+/// data, and the ridge keeps them at zero.
 fn is_fixed(index: usize) -> bool {
     const FIXED_LINES: [Pattern; 5] = [
         Pattern::Dead,
@@ -64,13 +68,64 @@ fn is_fixed(index: usize) -> bool {
     }
 }
 
-/// One labelled position: its feature counts (side to move's minus the scaled
-/// opponent's, tempo last), its entry in the threat table, and the result for the side
-/// to move. The threat table's features are one-hot, so only the entry is kept.
-struct Sample {
-    features: [f32; THREAT_INDEX],
-    threats: usize,
-    result: f32,
+/// The labelled positions, stored sparsely: each position's feature counts (side to
+/// move's minus the scaled opponent's, the tempo's 1 among them) as (weight index,
+/// count) pairs for the weights before the threat table, its entry in the threat table
+/// (those features are one-hot, so only the entry is kept), and the result for the side
+/// to move.
+#[derive(Default)]
+struct Samples {
+    features: Vec<(u32, f32)>,
+    /// Where each position's features start in `features`; one more at the end.
+    starts: Vec<usize>,
+    threats: Vec<usize>,
+    results: Vec<f32>,
+}
+
+impl Samples {
+    fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    fn push(&mut self, dense: &[f32; THREAT_INDEX], threats: usize, result: f32) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.features.extend(
+            dense
+                .iter()
+                .enumerate()
+                .filter(|&(_, &f)| f != 0.0)
+                .map(|(i, &f)| (i as u32, f)),
+        );
+        self.starts.push(self.features.len());
+        self.threats.push(threats);
+        self.results.push(result);
+    }
+
+    fn append(&mut self, other: Samples) {
+        let base = self.features.len();
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.features.extend(other.features);
+        self.starts
+            .extend(other.starts.iter().skip(1).map(|&s| s + base));
+        self.threats.extend(other.threats);
+        self.results.extend(other.results);
+    }
+
+    fn features_of(&self, i: usize) -> &[(u32, f32)] {
+        &self.features[self.starts[i]..self.starts[i + 1]]
+    }
+
+    fn value(&self, i: usize, weights: &[f64]) -> f64 {
+        self.features_of(i)
+            .iter()
+            .map(|&(j, f)| f as f64 * weights[j as usize])
+            .sum::<f64>()
+            + weights[THREAT_INDEX + self.threats[i]]
+    }
 }
 
 /// A game as the tool needs it.
@@ -107,6 +162,7 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut target = Target::Result;
     let mut label_scale = None;
     let mut threats_only = false;
+    let mut write = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -138,14 +194,18 @@ pub fn run(args: &[String]) -> Result<i32> {
                 fixed_scale = Some(v.parse::<f64>().context("--scale needs a number")?);
             }
             "--threats-only" => threats_only = true,
+            "--write" => write = Some(it.next().context("--write needs a file")?.clone()),
             "-h" | "--help" => {
                 println!("{USAGE}");
-                println!("Fits eval.rs's weights to the SGF games in the directories.");
+                println!("Fits the evaluation's weights to the SGF games in the directories.");
                 println!("--opponent-weight W fits them for that opponent weight (16ths).");
                 println!("--scale S fixes the logistic scale (keeps the units of another fit).");
                 println!("--target search labels positions with the logged search scores.");
                 println!("--label-scale S reads those scores on another engine's logistic scale.");
                 println!("--threats-only fits the threat table alone, the other weights held.");
+                println!(
+                    "--write FILE writes the fitted tables as src/eval/weights.rs is written."
+                );
                 return Ok(0);
             }
             _ => dirs.push(arg.clone()),
@@ -168,12 +228,13 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut weights = current_weights();
     // Logged scores are read on the model's scale unless they come from an engine with
     // its own units.
-    let labelled = |target, scale: f64| -> Vec<Sample> {
+    let labelled = |target, scale: f64| -> Samples {
         let label_scale = label_scale.unwrap_or(scale);
-        games
-            .iter()
-            .flat_map(|g| positions(g, opponent_weight, target, label_scale))
-            .collect()
+        let mut samples = Samples::default();
+        for g in &games {
+            samples.append(positions(g, opponent_weight, target, label_scale));
+        }
+        samples
     };
     // The scale is fitted on the results; the search target needs it for its labels.
     let (samples, scale) = match (target, fixed_scale) {
@@ -189,7 +250,7 @@ pub fn run(args: &[String]) -> Result<i32> {
         }
     };
     let games = games.len();
-    if samples.is_empty() {
+    if samples.len() == 0 {
         bail!("no decided or drawn games with quiet positions in {dirs:?}");
     }
     println!("{games} games, {} quiet positions", samples.len());
@@ -201,7 +262,11 @@ pub fn run(args: &[String]) -> Result<i32> {
     let rounded: Vec<f64> = weights.iter().map(|w| w.round()).collect();
     let after = loss(&samples, &rounded, scale);
     println!("loss with the fitted weights {after:.6}");
-    print_tables(&rounded);
+    let file = weights_file(&rounded, opponent_weight);
+    match write {
+        Some(path) => fs::write(&path, file).with_context(|| format!("writing {path}"))?,
+        None => print!("{file}"),
+    }
     Ok(0)
 }
 
@@ -211,6 +276,7 @@ fn current_weights() -> Vec<f64> {
         .chain(SHAPE_BONUS.iter())
         .map(|&w| w as f64)
         .chain(std::iter::once(TEMPO as f64))
+        .chain(COMBINATION_VALUE.iter().map(|&w| w as f64))
         .chain(THREAT_VALUE.iter().map(|&w| w as f64))
         .collect()
 }
@@ -326,10 +392,10 @@ fn parse_sgf(text: &str) -> Result<Vec<Vec<(String, String)>>> {
 }
 
 /// The quiet positions of a game after its opening, with their labels.
-fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> Vec<Sample> {
+fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> Samples {
     let mut board = Board::new(game.width, game.height, game.rule);
     let mut vcf = Vcf::new(LEAF_VCF_NODES);
-    let mut out = Vec::new();
+    let mut out = Samples::default();
     for (i, &(x, y)) in game.moves.iter().enumerate() {
         let pos = Pos::new(x, y);
         if !board.is_empty(pos) {
@@ -353,11 +419,11 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> V
                 _ => continue,
             },
         };
-        out.push(Sample {
-            features: features(&board, opponent_weight),
-            threats: threat_entry(&board),
+        out.push(
+            &features(&board, opponent_weight),
+            threat_entry(&board),
             result,
-        });
+        );
     }
     out
 }
@@ -371,11 +437,13 @@ fn features(board: &Board, opponent_weight: i32) -> [f32; THREAT_INDEX] {
         for p in board.points().filter(|&p| board.is_empty(p)) {
             let shape = board.shape(p, color);
             f[LINES + shape as usize] += sign;
-            // A possible forbidden point is worth its shape bonus alone (see eval.rs).
+            // A possible forbidden point is worth its shape bonus alone (see eval).
             if shape != Shape::MaybeForbidden {
-                for d in 0..4 {
-                    f[board.pattern(p, color, d) as usize] += sign;
+                let lines: [Pattern; 4] = std::array::from_fn(|d| board.pattern(p, color, d));
+                for line in lines {
+                    f[line as usize] += sign;
                 }
+                f[COMBINATION_INDEX + combination_index(lines)] += sign;
             }
         }
     }
@@ -383,30 +451,46 @@ fn features(board: &Board, opponent_weight: i32) -> [f32; THREAT_INDEX] {
     f
 }
 
-fn value(sample: &Sample, weights: &[f64]) -> f64 {
-    sample
-        .features
-        .iter()
-        .zip(weights)
-        .map(|(&f, &w)| f as f64 * w)
-        .sum::<f64>()
-        + weights[THREAT_INDEX + sample.threats]
-}
-
 fn sigmoid(v: f64, scale: f64) -> f64 {
     1.0 / (1.0 + (-v / scale).exp())
 }
 
-fn loss(samples: &[Sample], weights: &[f64], scale: f64) -> f64 {
-    samples
-        .iter()
-        .map(|s| (sigmoid(value(s, weights), scale) - s.result as f64).powi(2))
-        .sum::<f64>()
-        / samples.len() as f64
+/// Threads that share the sums over the positions.
+const THREADS: usize = 2;
+
+/// `f(first, last)` over `THREADS` slices of the positions, summed.
+fn over_positions<T: Send + std::iter::Sum<T>>(
+    samples: &Samples,
+    f: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) -> T {
+    let n = samples.len();
+    let chunk = n.div_ceil(THREADS);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let f = &f;
+                scope.spawn(move || f(t * chunk..((t + 1) * chunk).min(n)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a fitting thread panicked"))
+            .sum()
+    })
+}
+
+fn loss(samples: &Samples, weights: &[f64], scale: f64) -> f64 {
+    over_positions(samples, |range| {
+        range
+            .map(|i| {
+                (sigmoid(samples.value(i, weights), scale) - samples.results[i] as f64).powi(2)
+            })
+            .sum::<f64>()
+    }) / samples.len() as f64
 }
 
 /// The logistic scale that best fits the results to `weights`, by golden-section search.
-fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
+fn fit_scale(samples: &Samples, weights: &[f64]) -> f64 {
     let (mut lo, mut hi) = (10.0f64, 5000.0f64);
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -421,16 +505,29 @@ fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Pull of the threat table's entries towards zero (ridge), per squared point of the
-/// mean loss. Some combinations of threats occur in a few dozen positions: without it
-/// their entries fit the noise of those games. The pull is the same for every entry
-/// while the data's grows with the positions an entry is seen in, so rare entries stay
-/// near zero and common ones follow the data.
-const THREAT_RIDGE: f64 = 1e-10;
+/// Pull of the combination and threat tables' entries towards zero (ridge), per
+/// squared point of the mean loss. Some combinations occur in a few dozen positions:
+/// without it their entries fit the noise of those games. The pull is the same for
+/// every entry while the data's grows with the positions an entry is seen in, so rare
+/// entries stay near zero and common ones follow the data.
+const RIDGE: f64 = 1e-10;
+
+/// A gradient as `over_positions` sums it.
+struct Gradient(Vec<f64>);
+
+impl std::iter::Sum for Gradient {
+    fn sum<I: Iterator<Item = Gradient>>(iter: I) -> Gradient {
+        iter.reduce(|mut a, b| {
+            a.0.iter_mut().zip(&b.0).for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or(Gradient(vec![0.0; WEIGHTS]))
+    }
+}
 
 /// Full-batch gradient descent with Adam on the weights `free` lets change.
 fn descend(
-    samples: &[Sample],
+    samples: &Samples,
     weights: &mut [f64],
     scale: f64,
     iterations: usize,
@@ -442,17 +539,20 @@ fn descend(
     let mut m = vec![0.0; WEIGHTS];
     let mut v = vec![0.0; WEIGHTS];
     for t in 1..=iterations {
-        let mut grad = vec![0.0; WEIGHTS];
-        for s in samples {
-            let p = sigmoid(value(s, weights), scale);
-            let g = 2.0 * (p - s.result as f64) * p * (1.0 - p) / scale;
-            for (gi, &f) in grad.iter_mut().zip(&s.features) {
-                *gi += g * f as f64;
+        let Gradient(mut grad) = over_positions(samples, |range| {
+            let mut grad = vec![0.0; WEIGHTS];
+            for i in range {
+                let p = sigmoid(samples.value(i, weights), scale);
+                let g = 2.0 * (p - samples.results[i] as f64) * p * (1.0 - p) / scale;
+                for &(j, f) in samples.features_of(i) {
+                    grad[j as usize] += g * f as f64;
+                }
+                grad[THREAT_INDEX + samples.threats[i]] += g;
             }
-            grad[THREAT_INDEX + s.threats] += g;
-        }
-        for i in THREAT_INDEX..WEIGHTS {
-            grad[i] += 2.0 * THREAT_RIDGE * weights[i] * samples.len() as f64;
+            Gradient(grad)
+        });
+        for i in COMBINATION_INDEX..WEIGHTS {
+            grad[i] += 2.0 * RIDGE * weights[i] * samples.len() as f64;
         }
         for i in (0..WEIGHTS).filter(|&i| free(i)) {
             let g = grad[i] / samples.len() as f64;
@@ -468,22 +568,123 @@ fn descend(
     }
 }
 
-fn print_tables(weights: &[f64]) {
-    let ints = |ws: &[f64]| ws.iter().map(|&w| w as i64).collect::<Vec<_>>();
-    println!(
-        "pub const LINE_VALUE: [i16; {LINES}] = {:?};",
-        ints(&weights[..LINES])
-    );
-    println!(
-        "pub const SHAPE_BONUS: [i16; {SHAPES}] = {:?};",
-        ints(&weights[LINES..TEMPO_INDEX])
-    );
-    println!("pub const TEMPO: i32 = {};", weights[TEMPO_INDEX] as i64);
-    println!(
-        "pub const THREAT_VALUE: [i16; {THREATS}] = {:?};",
-        ints(&weights[THREAT_INDEX..])
-    );
+/// The text of `src/eval/weights.rs` for `weights`.
+fn weights_file(weights: &[f64], opponent_weight: i32) -> String {
+    use std::fmt::Write;
+    let int = |w: f64| w as i64;
+    let mut out = String::from(WEIGHTS_HEADER);
+    out += "/// Value of one line pattern at an empty cell, indexed by `Pattern as usize`.\n";
+    writeln!(out, "pub const LINE_VALUE: [i16; {LINES}] = [").unwrap();
+    let names: Vec<String> = (0..LINES)
+        .map(|i| format!("{:?}", Pattern::from_u8(i as u8)))
+        .collect();
+    out += &commented_rows(&weights[..LINES], &names);
+    out += "];\n\n";
+    out += "/// Extra value for a cell whose line patterns combine into a shape, by `Shape as usize`.\n";
+    writeln!(out, "pub const SHAPE_BONUS: [i16; {SHAPES}] = [").unwrap();
+    let names: Vec<String> = (0..SHAPES)
+        .map(|i| format!("{:?}", Shape::from_u8(i as u8)))
+        .collect();
+    out += &commented_rows(&weights[LINES..TEMPO_INDEX], &names);
+    out += "];\n\n";
+    out += "/// Weight of the opponent's potential against the side to move's, in 1/16ths.\n";
+    writeln!(
+        out,
+        "pub const OPPONENT_WEIGHT_16THS: i32 = {opponent_weight};\n"
+    )
+    .unwrap();
+    out += WEIGHTS_TEMPO;
+    writeln!(
+        out,
+        "pub const TEMPO: i32 = {};\n",
+        int(weights[TEMPO_INDEX])
+    )
+    .unwrap();
+    out += WEIGHTS_COMBINATIONS;
+    writeln!(
+        out,
+        "pub const COMBINATION_VALUE: [i16; {COMBINATIONS}] = ["
+    )
+    .unwrap();
+    for row in weights[COMBINATION_INDEX..THREAT_INDEX].chunks(15) {
+        let row: Vec<String> = row.iter().map(|&w| int(w).to_string()).collect();
+        writeln!(out, "    {},", row.join(", ")).unwrap();
+    }
+    out += "];\n\n";
+    out += WEIGHTS_THREATS;
+    writeln!(out, "pub const THREAT_VALUE: [i16; {THREATS}] = [").unwrap();
+    for (them, row) in weights[THREAT_INDEX..].chunks(THREAT_CLASSES).enumerate() {
+        let row: Vec<String> = row.iter().map(|&w| int(w).to_string()).collect();
+        writeln!(
+            out,
+            "    {}, // {}",
+            row.join(", "),
+            threat_class_name(them)
+        )
+        .unwrap();
+    }
+    out += "];\n";
+    out
 }
+
+/// One entry a line with its name, the names lined up as rustfmt lines them up.
+fn commented_rows(weights: &[f64], names: &[String]) -> String {
+    let entries: Vec<String> = weights.iter().map(|&w| format!("{},", w as i64)).collect();
+    let width = entries.iter().map(String::len).max().unwrap_or(0);
+    entries
+        .iter()
+        .zip(names)
+        .map(|(entry, name)| format!("    {entry:<width$} // {name}\n"))
+        .collect()
+}
+
+/// A `Board::threat_class` in words, for the rows of the printed threat table.
+fn threat_class_name(class: usize) -> String {
+    const FOURS: [&str; 5] = [
+        "no four",
+        "plain fours",
+        "a four with more",
+        "a four-three",
+        "a four-three and a four with more",
+    ];
+    const THREES: [&str; 3] = ["double three", "three with more", "open three"];
+    let mut name = FOURS[class / 8].to_string();
+    for (bit, three) in THREES.iter().enumerate() {
+        if class & (1 << bit) != 0 {
+            name += ", ";
+            name += three;
+        }
+    }
+    name
+}
+
+const WEIGHTS_HEADER: &str = "\
+//! The evaluation's fitted weights, as `pbrain-tengen tune --write` writes them.
+//!
+//! This file is data: the code that reads it is in `eval/mod.rs`, and a new fit
+//! replaces it whole.
+
+";
+
+const WEIGHTS_TEMPO: &str = "\
+/// Bonus for having the move, beyond its potential counting in full against the
+/// opponent's discounted one.
+";
+
+const WEIGHTS_COMBINATIONS: &str = "\
+/// Correction of a cell's value for each combination of its four line patterns, by
+/// `combination_index`: what the combination is worth beyond its lines and its shape.
+#[rustfmt::skip]
+";
+
+const WEIGHTS_THREATS: &str = "\
+/// Threats a position holds: the entry of the side to move's `Board::threat_class` `u`
+/// and the opponent's `t` is `u + 40 * t`, a row per class of the opponent's. A cell's
+/// value cannot tell that the opponent's four-three must be answered now, or that two
+/// threats of the side to move are more than their sum; this table can. Entry 0 is the
+/// tempo's.
+#[rustfmt::skip]
+";
 
 #[cfg(test)]
 mod tests {
@@ -513,13 +714,11 @@ mod tests {
             let mut threats_seen = false;
             for (x, y) in game {
                 board.play(Pos::new(x, y));
-                let sample = Sample {
-                    features: features(&board, OPPONENT_WEIGHT_16THS),
-                    threats: threat_entry(&board),
-                    result: 0.5,
-                };
-                threats_seen |= sample.threats != 0;
-                let model = value(&sample, &weights);
+                let mut sample = Samples::default();
+                let threats = threat_entry(&board);
+                sample.push(&features(&board, OPPONENT_WEIGHT_16THS), threats, 0.5);
+                threats_seen |= threats != 0;
+                let model = sample.value(0, &weights);
                 let engine = evaluate(&board) as f64;
                 assert!(
                     (model - engine).abs() <= 1.0,
@@ -528,6 +727,17 @@ mod tests {
             }
             assert!(threats_seen, "{rule}: the game never reaches a threat");
         }
+    }
+
+    /// The weights file in the tree is what the tuner writes for its weights, so a fit
+    /// replaces it whole and nothing in it is edited by hand.
+    #[test]
+    fn the_weights_file_is_the_tuners() {
+        let file = weights_file(&current_weights(), OPPONENT_WEIGHT_16THS);
+        assert!(
+            file == include_str!("eval/weights.rs"),
+            "src/eval/weights.rs differs from what tune writes for its own weights"
+        );
     }
 
     #[test]

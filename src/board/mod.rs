@@ -191,8 +191,8 @@ struct Sums {
     /// Each half stays below 2^26, and a move's changes are summed as whole words, so
     /// a borrow out of the low half in between cancels out.
     values: u64,
-    /// Per colour, cells with the counted shapes, a 16-bit field each (see `COUNTED`).
-    threats: [u64; 2],
+    /// Per colour, cells with the counted shapes, a ten-bit field each (see `COUNTED`).
+    threats: [u128; 2],
     /// Smallest rectangle holding every stone: min x, min y, max x, max y (empty when
     /// min > max).
     bbox: [u8; 4],
@@ -205,29 +205,67 @@ const VALUES: u64 = 0xFFF0 | 0xFFF0 << 32;
 
 /// Field of each shape in `Sums::threats`, ten bits each: fives, open fours, the three
 /// kinds of closed four, renju black's possible forbidden points, and again the closed
-/// fours that also make an open three and the double threes, which the evaluation weighs
-/// as threats; other shapes are not counted. A count never exceeds the empty cells, at
-/// most 1,023 on a 32 × 32 board with a stone, so ten bits hold it. A move's changes are
-/// summed as whole words: the fields' final values fit and are non-negative, so borrows
-/// between fields in between cancel out.
-const COUNTED: [u64; 16] = {
-    let mut t = [0u64; 16];
+/// fours that also make an open three, the double threes, the closed fours that also
+/// make a two or a closed three, the open threes with more beside them and the single
+/// open threes, which the evaluation weighs as threats; other shapes are not counted. A
+/// count never exceeds the empty cells, at most 1,023 on a 32 × 32 board with a stone,
+/// so ten bits hold it. A move's changes are summed as whole words: the fields' final
+/// values fit and are non-negative, so borrows between fields in between cancel out.
+const COUNTED: [u128; 16] = {
+    let mut t = [0u128; 16];
     t[Shape::Five as usize] = 1;
     t[Shape::Flex4 as usize] = 1 << 10;
     t[Shape::Block4 as usize] = 1 << 20;
-    t[Shape::Block4Plus as usize] = 1 << 20;
+    t[Shape::Block4Plus as usize] = 1 << 20 | 1 << 60;
     t[Shape::Block4Flex3 as usize] = 1 << 20 | 1 << 40;
     t[Shape::MaybeForbidden as usize] = 1 << 30;
     t[Shape::Flex3x2 as usize] = 1 << 50;
+    t[Shape::Flex3Plus as usize] = 1 << 70;
+    t[Shape::Flex3 as usize] = 1 << 80;
     t
 };
 
-/// Shape bit 3 of both colours: every counted shape but `MaybeForbidden` has it.
+/// Shape bit 3 of both colours: every counted shape but `MaybeForbidden` and the open
+/// threes has it.
 const HIGH_SHAPES: u64 = 8 | 8 << 32;
 
+/// Shape bit 1 of both colours: with bit 2 also set and bit 3 clear, an open three.
+const THREE_SHAPES: u64 = 2 | 2 << 32;
+
+/// Whether `shapes`, the two colours' shapes of a cell before and after a change OR-ed
+/// together, may hold a counted shape other than `MaybeForbidden`: cheaper than looking
+/// all four up.
 #[inline(always)]
-fn counted(shape: u8) -> u64 {
+fn may_count(shapes: u64) -> bool {
+    shapes & HIGH_SHAPES != 0 || shapes & (shapes >> 1) & THREE_SHAPES != 0
+}
+
+/// Number of values `Board::threat_class` takes: five states of the fours times eight
+/// sets of threes.
+pub const THREAT_CLASSES: usize = 40;
+
+#[inline(always)]
+fn counted(shape: u8) -> u128 {
     COUNTED[shape as usize & 15]
+}
+
+/// The shape bits of both colours in a `CellPatterns` word.
+const SHAPE_BITS: u64 = 0xF | 0xF << 32;
+
+/// `counted(new) - counted(old)` for each pair of shapes, as a wrapping change.
+static COUNTED_CHANGE: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = COUNTED[i & 15].wrapping_sub(COUNTED[i >> 4]);
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn counted_change(old: u8, new: u8) -> u128 {
+    COUNTED_CHANGE[(old as usize & 15) << 4 | new as usize & 15]
 }
 
 impl Board {
@@ -641,13 +679,40 @@ impl Board {
         self.threat_field(color, 5)
     }
 
-    /// Which threats `color` has, as bits for the evaluation's threat table: a four
-    /// (bit 0), a four-three (bit 1), a double three (bit 2).
+    /// Empty cells where `color` makes a four and a two or a closed three.
     #[inline]
-    pub fn threat_bits(&self, color: Color) -> usize {
-        (self.count_block4(color) > 0) as usize
-            | ((self.count_block4_flex3(color) > 0) as usize) << 1
-            | ((self.count_flex3x2(color) > 0) as usize) << 2
+    pub fn count_block4_plus(&self, color: Color) -> u32 {
+        self.threat_field(color, 6)
+    }
+
+    /// Empty cells where `color` makes an open three and a two or a closed three.
+    #[inline]
+    pub fn count_flex3_plus(&self, color: Color) -> u32 {
+        self.threat_field(color, 7)
+    }
+
+    /// Empty cells where `color` makes an open three and nothing more.
+    #[inline]
+    pub fn count_flex3(&self, color: Color) -> u32 {
+        self.threat_field(color, 8)
+    }
+
+    /// Which threats `color` has, as one of `THREAT_CLASSES` classes for the evaluation's
+    /// threat table: eight times its fours (0 none, 1 only plain fours, 2 a four with a
+    /// two or closed three, 3 a four-three, 4 both of these), plus its threes as bits
+    /// (1 a double three, 2 an open three with more beside it, 4 a single open three).
+    #[inline]
+    pub fn threat_class(&self, color: Color) -> usize {
+        let fours = if self.count_block4(color) == 0 {
+            0
+        } else {
+            1 + (self.count_block4_plus(color) > 0) as usize
+                + 2 * (self.count_block4_flex3(color) > 0) as usize
+        };
+        (8 * fours)
+            | (self.count_flex3x2(color) > 0) as usize
+            | ((self.count_flex3_plus(color) > 0) as usize) << 1
+            | ((self.count_flex3(color) > 0) as usize) << 2
     }
 
     #[inline]
@@ -873,7 +938,7 @@ struct Update<'a> {
     cell_info: CellTable,
     /// Changes to `Sums::values` and `Sums::threats`.
     values: u64,
-    threats: [u64; 2],
+    threats: [u128; 2],
 }
 
 impl Update<'_> {
@@ -935,15 +1000,18 @@ impl Update<'_> {
             .values
             .wrapping_add(new.0 & VALUES)
             .wrapping_sub(old.0 & VALUES);
-        // Most changes involve no counted shape on either side: skip the counting.
+        // Most changes leave both shapes as they were, or involve no counted shape on
+        // either side: skip the counting.
+        if (old.0 ^ new.0) & SHAPE_BITS == 0 {
+            return;
+        }
         let maybe_forbidden = RENJU
             && (old.shape(0) == Shape::MaybeForbidden as u8
                 || new.shape(0) == Shape::MaybeForbidden as u8);
-        if (old.0 | new.0) & HIGH_SHAPES != 0 || maybe_forbidden {
+        if may_count(old.0 | new.0) || maybe_forbidden {
             for c in 0..2 {
-                self.threats[c] = self.threats[c]
-                    .wrapping_add(counted(new.shape(c)))
-                    .wrapping_sub(counted(old.shape(c)));
+                self.threats[c] =
+                    self.threats[c].wrapping_add(counted_change(old.shape(c), new.shape(c)));
             }
         }
     }

@@ -183,8 +183,9 @@ fn winner_reports_the_last_stone_only() {
 }
 
 /// The counts the evaluation's threat table reads: a point joining two twos makes a
-/// double three (forbidden for black under renju, so not counted as one), and a point
-/// joining a closed three and a two makes a four and a three at once.
+/// double three (forbidden for black under renju, so not counted as one) while the
+/// twos' ends make single open threes, and a point joining a closed three and a two
+/// makes a four and a three at once.
 #[test]
 fn threat_counts_find_double_threes_and_four_threes() {
     let p = |x, y| Pos::new(x, y);
@@ -194,16 +195,53 @@ fn threat_counts_find_double_threes_and_four_threes() {
         let b = board_from(rule, 15, &twos, &[p(0, 0)]);
         assert_eq!(b.shape(p(7, 7), Color::Black) == Shape::Flex3x2, counted);
         assert_eq!(b.count_flex3x2(Color::Black) > 0, counted, "{rule}");
-        assert_eq!(b.threat_bits(Color::Black), 4 * counted as usize);
+        assert_eq!(b.shape(p(4, 7), Color::Black), Shape::Flex3);
+        assert_eq!(b.threat_class(Color::Black) & 5, 4 | counted as usize);
+        assert_eq!(b.threat_class(Color::Black) / 8, 0, "no four yet");
         let w = board_from(rule, 15, &[p(0, 0)], &twos);
         assert!(w.count_flex3x2(Color::White) > 0, "{rule}");
-        assert_eq!(w.threat_bits(Color::White), 4);
+        assert_eq!(w.threat_class(Color::White) & 5, 5);
 
         let three_and_two = [p(4, 7), p(5, 7), p(6, 7), p(7, 5), p(7, 6)];
         let b = board_from(rule, 15, &three_and_two, &[p(3, 7)]);
         assert_eq!(b.shape(p(7, 7), Color::Black), Shape::Block4Flex3);
         assert!(b.count_block4_flex3(Color::Black) > 0);
-        assert_eq!(b.threat_bits(Color::Black) & 3, 3);
-        assert_eq!(b.threat_bits(Color::White), 0);
+        assert!(b.threat_class(Color::Black) / 8 >= 3, "a four-three");
+        assert_eq!(b.threat_class(Color::White), 0);
+    }
+}
+
+/// `threat_class` says what the empty cells' shapes say, counted afresh, through random
+/// games under every rule.
+#[test]
+fn threat_class_matches_the_cells() {
+    let mut rng = fastrand::Rng::with_seed(20261201);
+    for rule in Rule::ALL {
+        for _ in 0..20 {
+            let mut b = Board::new(15, 15, rule);
+            for _ in 0..rng.usize(1..120) {
+                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                b.play(empties[rng.usize(0..empties.len())]);
+                for color in [Color::Black, Color::White] {
+                    let has = |shapes: &[Shape]| {
+                        b.points()
+                            .any(|p| b.is_empty(p) && shapes.contains(&b.shape(p, color)))
+                    };
+                    let plus = has(&[Shape::Block4Plus]) as usize;
+                    let four_three = has(&[Shape::Block4Flex3]) as usize;
+                    let fours = if has(&[Shape::Block4, Shape::Block4Plus, Shape::Block4Flex3]) {
+                        1 + plus + 2 * four_three
+                    } else {
+                        0
+                    };
+                    let expected = (8 * fours)
+                        | has(&[Shape::Flex3x2]) as usize
+                        | (has(&[Shape::Flex3Plus]) as usize) << 1
+                        | (has(&[Shape::Flex3]) as usize) << 2;
+                    assert_eq!(b.threat_class(color), expected, "{rule} {color:?}\n{b:?}");
+                    assert!(expected < THREAT_CLASSES);
+                }
+            }
+        }
     }
 }

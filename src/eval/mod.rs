@@ -6,75 +6,39 @@
 //! position is two subtractions and a look-up. The side to move gets its potential
 //! counted in full and the opponent's discounted, because the side to move acts on its
 //! threats first.
-//! The board also counts each colour's fours, four-threes and double threes, and a
-//! table adds what those combinations are worth beyond their cells.
+//! A cell's value is the sum of its four lines' values, a bonus for their folded shape,
+//! and a correction for the combination of the four patterns, which the lines' sum
+//! cannot see (two closed threes on one cell are more than twice one). The board also
+//! counts each colour's kinds of fours and threes, and a table adds what the
+//! combination of both sides' threats is worth beyond their cells.
 //!
-//! All weights are named constants here. `pbrain-tengen tune` fits them to arena games
-//! (see `tune.rs`); the values below are such a fit, the threat table fitted last with
-//! the other weights held.
+//! The weights are named constants in `weights.rs`: `pbrain-tengen tune` fits them to
+//! arena games (see `tune.rs`) and prints that file's tables.
 
 use std::sync::OnceLock;
 
-use crate::board::Board;
+mod weights;
+
+pub use weights::*;
+
 use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
+use crate::board::{Board, THREAT_CLASSES};
 
-/// Value of one line pattern at an empty cell, indexed by `Pattern as usize`.
-pub const LINE_VALUE: [i16; 12] = [
-    0,   // Dead
-    0,   // Overline
-    -2,  // B1
-    3,   // F1
-    5,   // B2
-    42,  // F2
-    43,  // B3
-    31,  // F3
-    94,  // B4
-    300, // F4
-    300, // DoubleFour
-    900, // Five
-];
+/// Number of combinations of four line patterns, in any order.
+pub const COMBINATIONS: usize = 1365;
 
-/// Extra value for a cell whose line patterns combine into a shape, by `Shape as usize`.
-pub const SHAPE_BONUS: [i16; 14] = [
-    0,    // None
-    -40,  // MaybeForbidden (for black under renju a threat it may not use)
-    -31,  // Flex2
-    -22,  // Block3
-    -37,  // Flex2x2
-    -18,  // Block3Plus
-    47,   // Flex3
-    61,   // Flex3Plus
-    79,   // Flex3x2
-    3,    // Block4
-    106,  // Block4Plus
-    492,  // Block4Flex3
-    600,  // Flex4
-    1500, // Five
-];
+const _: () = assert!(COMBINATION_VALUE.len() == COMBINATIONS);
+const _: () = assert!(THREAT_VALUE.len() == THREAT_CLASSES * THREAT_CLASSES);
 
-/// Weight of the opponent's potential against the side to move's, in 1/16ths.
-pub const OPPONENT_WEIGHT_16THS: i32 = 13;
-
-/// Bonus for having the move. The fit makes it slightly negative: the side to move's
-/// potential already counts in full against the opponent's discounted one.
-pub const TEMPO: i32 = -14;
-
-/// Threats a position holds, one entry per combination: the side to move's
-/// `Board::threat_bits` plus eight times the opponent's. A cell's value cannot tell
-/// that the opponent's four-three must be answered now, or that two threats of the side
-/// to move are more than their sum; this table can. A row per set of the opponent's
-/// threats, a column per set of the side to move's: a four (1), a four-three (2), a
-/// double three (4). Entry 0 is the tempo's.
-pub const THREAT_VALUE: [i16; 64] = [
-    0, 76, 0, 0, 435, 747, 0, 0, // the opponent has none
-    -66, -60, 0, -39, 15, 576, 0, -1, // a four
-    0, 0, 0, 0, 0, 0, 0, 0, // (a four-three is a four)
-    -158, 37, 0, 27, -357, 21, 0, 11, // a four-three
-    41, 327, 0, 0, 346, 732, 0, 0, // a double three
-    -198, 31, 0, 9, 101, 474, 0, 0, // a four and a double three
-    0, 0, 0, 0, 0, 0, 0, 0, // (a four-three is a four)
-    -583, -101, 0, 1, -191, 18, 0, 0, // a four-three and a double three
-];
+/// The index of the combination of four line patterns in `COMBINATION_VALUE`, the same
+/// for every order of them: the rank of the sorted patterns in the combinatorial number
+/// system of multisets.
+pub fn combination_index(patterns: [Pattern; 4]) -> usize {
+    let mut p = patterns.map(|p| p as usize);
+    p.sort_unstable();
+    let choose = |n: usize, k: usize| -> usize { (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1)) };
+    choose(p[3] + 3, 4) + choose(p[2] + 2, 3) + choose(p[1] + 1, 2) + p[0]
+}
 
 /// Offset that makes every cell value non-negative in its 12-bit field.
 pub const VALUE_BIAS: i32 = 64;
@@ -125,6 +89,7 @@ fn build() -> CellTable {
                     .map(|&p| LINE_VALUE[p as usize])
                     .sum::<i16>()
                     + SHAPE_BONUS[shape as usize]
+                    + COMBINATION_VALUE[combination_index(patterns)]
             };
             let biased = (value as i32 + VALUE_BIAS).clamp(0, 0xFFF) as u16;
             shape as u16 | biased << 4
@@ -151,5 +116,5 @@ pub fn evaluate(board: &Board) -> i32 {
 #[inline]
 pub fn threat_entry(board: &Board) -> usize {
     let us = board.side_to_move();
-    board.threat_bits(us) | board.threat_bits(us.opp()) << 3
+    board.threat_class(us) + THREAT_CLASSES * board.threat_class(us.opp())
 }
