@@ -91,8 +91,8 @@ pub fn budget(tc: &TimeControl, stones: usize, empty: usize, spent: Duration) ->
         let turn_hard =
             turn.saturating_sub((turn * TURN_MARGIN_PERCENT / 100).max(MIN_TURN_MARGIN_MS));
         // Time a turn does not use is lost, not saved for later moves: under a turn
-        // limit alone the move may take all of it (the search still stops early on a
-        // stable best move).
+        // limit alone the move may take all of it (the search stops early only on a
+        // decided result).
         hard = hard.min(turn_hard);
         soft = soft.min(turn_hard);
     }

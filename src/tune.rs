@@ -34,7 +34,7 @@ use crate::search::{self, params::LEAF_VCF_NODES};
 use crate::threat::vcf::Vcf;
 use crate::types::{Color, Pos, Rule};
 
-const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only] [--write FILE]";
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only] [--holdout K] [--ridge R] [--write FILE]";
 
 const LINES: usize = LINE_VALUE.len();
 const SHAPES: usize = SHAPE_BONUS.len();
@@ -49,7 +49,7 @@ const THREAT_INDEX: usize = COMBINATION_INDEX + COMBINATIONS;
 /// (a five or an open four to make or to stop), and the dead and overline lines, which
 /// are worth nothing by definition; and the threat table's entry for no threats, which
 /// the tempo already is. The combinations of lines a quiet position never has get no
-/// data, and the ridge keeps them at zero.
+/// data, and the ridge keeps them where they were.
 fn is_fixed(index: usize) -> bool {
     const FIXED_LINES: [Pattern; 5] = [
         Pattern::Dead,
@@ -152,6 +152,8 @@ enum Target {
     /// The engine's own search score, through the logistic curve: the static value
     /// learns what the search finds below it.
     Search,
+    /// The mean of the two: the search's view, corrected by how the game went.
+    Both,
 }
 
 pub fn run(args: &[String]) -> Result<i32> {
@@ -163,6 +165,8 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut label_scale = None;
     let mut threats_only = false;
     let mut write = None;
+    let mut holdout = 10;
+    let mut ridge = RIDGE;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -182,7 +186,8 @@ pub fn run(args: &[String]) -> Result<i32> {
                 target = match it.next().map(String::as_str) {
                     Some("result") => Target::Result,
                     Some("search") => Target::Search,
-                    other => bail!("--target needs result or search, not {other:?}"),
+                    Some("both") => Target::Both,
+                    other => bail!("--target needs result, search or both, not {other:?}"),
                 };
             }
             "--label-scale" => {
@@ -195,14 +200,28 @@ pub fn run(args: &[String]) -> Result<i32> {
             }
             "--threats-only" => threats_only = true,
             "--write" => write = Some(it.next().context("--write needs a file")?.clone()),
+            "--holdout" => {
+                let v = it.next().context("--holdout needs a number")?;
+                holdout = v.parse().context("--holdout needs a number")?;
+            }
+            "--ridge" => {
+                let v = it.next().context("--ridge needs a number")?;
+                ridge = v.parse().context("--ridge needs a number")?;
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 println!("Fits the evaluation's weights to the SGF games in the directories.");
                 println!("--opponent-weight W fits them for that opponent weight (16ths).");
                 println!("--scale S fixes the logistic scale (keeps the units of another fit).");
-                println!("--target search labels positions with the logged search scores.");
+                println!(
+                    "--target search labels positions with the logged search scores, both with their mean with the result."
+                );
                 println!("--label-scale S reads those scores on another engine's logistic scale.");
                 println!("--threats-only fits the threat table alone, the other weights held.");
+                println!(
+                    "--holdout K keeps every K-th game out of the fit, to measure it (0: none)."
+                );
+                println!("--ridge R is the pull of the combination and threat tables to their values.");
                 println!(
                     "--write FILE writes the fitted tables as src/eval/weights.rs is written."
                 );
@@ -214,24 +233,35 @@ pub fn run(args: &[String]) -> Result<i32> {
     if dirs.is_empty() {
         bail!("{USAGE}");
     }
-    let mut games = Vec::new();
+    // Sorted, so that the held-out games are the same from run to run.
+    let mut paths = Vec::new();
     for dir in &dirs {
         for entry in fs::read_dir(dir).with_context(|| format!("reading {dir}"))? {
             let path = entry?.path();
-            if path.extension().is_some_and(|e| e == "sgf")
-                && let Some(game) = read_game(&path)?
-            {
-                games.push(game);
+            if path.extension().is_some_and(|e| e == "sgf") {
+                paths.push(path);
             }
+        }
+    }
+    paths.sort();
+    let mut games = Vec::new();
+    for path in &paths {
+        if let Some(game) = read_game(path)? {
+            games.push(game);
         }
     }
     let mut weights = current_weights();
     // Logged scores are read on the model's scale unless they come from an engine with
     // its own units.
-    let labelled = |target, scale: f64| -> Samples {
+    let held_out = |i: usize| holdout > 0 && i % holdout == 0;
+    let labelled = |target, scale: f64, held: bool| -> Samples {
         let label_scale = label_scale.unwrap_or(scale);
         let mut samples = Samples::default();
-        for g in &games {
+        for (_, g) in games
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| held_out(i) == held)
+        {
             samples.append(positions(g, opponent_weight, target, label_scale));
         }
         samples
@@ -239,29 +269,47 @@ pub fn run(args: &[String]) -> Result<i32> {
     // The scale is fitted on the results; the search target needs it for its labels.
     let (samples, scale) = match (target, fixed_scale) {
         (Target::Result, scale) => {
-            let samples = labelled(Target::Result, 1.0);
+            let samples = labelled(Target::Result, 1.0, false);
             let scale = scale.unwrap_or_else(|| fit_scale(&samples, &weights));
             (samples, scale)
         }
-        (Target::Search, Some(scale)) => (labelled(Target::Search, scale), scale),
-        (Target::Search, None) => {
-            let scale = fit_scale(&labelled(Target::Result, 1.0), &weights);
-            (labelled(Target::Search, scale), scale)
+        (target, Some(scale)) => (labelled(target, scale, false), scale),
+        (target, None) => {
+            let scale = fit_scale(&labelled(Target::Result, 1.0, false), &weights);
+            (labelled(target, scale, false), scale)
         }
     };
+    let check = labelled(target, scale, true);
     let games = games.len();
     if samples.len() == 0 {
         bail!("no decided or drawn games with quiet positions in {dirs:?}");
     }
-    println!("{games} games, {} quiet positions", samples.len());
-
-    let before = loss(&samples, &weights, scale);
-    println!("logistic scale {scale:.1}; loss with the current weights {before:.6}");
+    println!(
+        "{games} games, {} quiet positions to fit, {} held out",
+        samples.len(),
+        check.len()
+    );
+    let report = |what: &str, weights: &[f64]| {
+        print!("{what}: loss {:.6}", loss(&samples, weights, scale));
+        if check.len() > 0 {
+            print!(", held out {:.6}", loss(&check, weights, scale));
+        }
+        println!();
+    };
+    println!("logistic scale {scale:.1}");
+    report("current weights", &weights);
     let free = |i| !is_fixed(i) && (!threats_only || i > THREAT_INDEX);
-    descend(&samples, &mut weights, scale, iterations, free);
+    descend(
+        &samples,
+        &mut weights,
+        scale,
+        iterations,
+        ridge,
+        free,
+        |t, w| report(&format!("iteration {t}"), w),
+    );
     let rounded: Vec<f64> = weights.iter().map(|w| w.round()).collect();
-    let after = loss(&samples, &rounded, scale);
-    println!("loss with the fitted weights {after:.6}");
+    report("fitted weights", &rounded);
     let file = weights_file(&rounded, opponent_weight);
     match write {
         Some(path) => fs::write(&path, file).with_context(|| format!("writing {path}"))?,
@@ -411,13 +459,21 @@ fn positions(game: &Game, opponent_weight: i32, target: Target, scale: f64) -> S
             continue;
         }
         let us = board.side_to_move();
-        let result = match target {
-            Target::Result if us == Color::Black => game.black_score,
-            Target::Result => 1.0 - game.black_score,
-            Target::Search => match game.scores.get(i + 1) {
-                Some(&Some(score)) => sigmoid(score as f64, scale) as f32,
-                _ => continue,
-            },
+        let outcome = match us {
+            Color::Black => game.black_score,
+            Color::White => 1.0 - game.black_score,
+        };
+        let searched = game
+            .scores
+            .get(i + 1)
+            .copied()
+            .flatten()
+            .map(|score| sigmoid(score as f64, scale) as f32);
+        let result = match (target, searched) {
+            (Target::Result, _) => outcome,
+            (Target::Search, Some(searched)) => searched,
+            (Target::Both, Some(searched)) => (outcome + searched) / 2.0,
+            (_, None) => continue,
         };
         out.push(
             &features(&board, opponent_weight),
@@ -505,11 +561,11 @@ fn fit_scale(samples: &Samples, weights: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Pull of the combination and threat tables' entries towards zero (ridge), per
-/// squared point of the mean loss. Some combinations occur in a few dozen positions:
-/// without it their entries fit the noise of those games. The pull is the same for
-/// every entry while the data's grows with the positions an entry is seen in, so rare
-/// entries stay near zero and common ones follow the data.
+/// Default pull of the combination and threat tables' entries towards their values
+/// before the fit (ridge), per squared point of the mean loss. Some combinations occur
+/// in a few dozen positions: without it their entries fit the noise of those games. The
+/// pull is the same for every entry while the data's grows with the positions an entry
+/// is seen in, so rare entries stay where they were and common ones follow the data.
 const RIDGE: f64 = 1e-10;
 
 /// A gradient as `over_positions` sums it.
@@ -531,11 +587,14 @@ fn descend(
     weights: &mut [f64],
     scale: f64,
     iterations: usize,
+    ridge: f64,
     free: impl Fn(usize) -> bool,
+    progress: impl Fn(usize, &[f64]),
 ) {
     const RATE: f64 = 0.5;
     const BETA1: f64 = 0.9;
     const BETA2: f64 = 0.999;
+    let prior = weights.to_vec();
     let mut m = vec![0.0; WEIGHTS];
     let mut v = vec![0.0; WEIGHTS];
     for t in 1..=iterations {
@@ -552,7 +611,7 @@ fn descend(
             Gradient(grad)
         });
         for i in COMBINATION_INDEX..WEIGHTS {
-            grad[i] += 2.0 * RIDGE * weights[i] * samples.len() as f64;
+            grad[i] += 2.0 * ridge * (weights[i] - prior[i]) * samples.len() as f64;
         }
         for i in (0..WEIGHTS).filter(|&i| free(i)) {
             let g = grad[i] / samples.len() as f64;
@@ -563,7 +622,7 @@ fn descend(
             weights[i] -= RATE * m_hat / (v_hat.sqrt() + 1e-12);
         }
         if t % 500 == 0 {
-            println!("iteration {t}: loss {:.6}", loss(samples, weights, scale));
+            progress(t, weights);
         }
     }
 }

@@ -490,12 +490,14 @@ fn vote<'a>(main: &'a Outcome, helpers: &'a [Outcome]) -> &'a Outcome {
 }
 
 /// When to stop starting iterations: early once the best move has held for a few
-/// iterations, later (towards the hard limit) while the score is falling.
+/// iterations, later (towards the hard limit) while the score is falling. Where the soft
+/// limit is the hard one (a turn limit alone), time a move does not use is lost, so a
+/// stable move does not stop the search: only the hard limit or a decided result do.
 fn time_target(limits: &Limits, stable: u32, falling: bool) -> Duration {
     let scaled = |percent: u32| limits.soft.saturating_mul(percent) / 100;
     if falling {
         scaled(TIME_FALLING_PERCENT).min(limits.hard)
-    } else if stable >= TIME_STABLE_ITERATIONS {
+    } else if stable >= TIME_STABLE_ITERATIONS && limits.soft < limits.hard {
         scaled(TIME_STABLE_PERCENT)
     } else {
         limits.soft

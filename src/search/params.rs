@@ -80,8 +80,9 @@ pub const HISTORY_MAX: i32 = 1 << 18;
 /// Nodes between checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
 
-/// Time use: after this many iterations with the same best move, stop at this share of
-/// the soft limit; when the score falls by more than this, go on to this share.
+/// Time use where the soft limit is below the hard one: after this many iterations with
+/// the same best move, stop at this share of the soft limit; when the score falls by
+/// more than this, go on to this share.
 pub const TIME_STABLE_ITERATIONS: u32 = 4;
 pub const TIME_STABLE_PERCENT: u32 = 80;
 pub const TIME_FALLING_SCORE: i32 = 40;

@@ -173,6 +173,13 @@ fn time_target_stops_early_when_stable_and_late_when_falling() {
         ..limits
     };
     assert_eq!(time_target(&tight, 0, true), Duration::from_millis(1100));
+    // Under a turn limit alone unused time is lost: a stable move does not stop early.
+    let turn = Limits {
+        soft: Duration::from_millis(940),
+        hard: Duration::from_millis(940),
+        ..limits
+    };
+    assert_eq!(time_target(&turn, 10, false), Duration::from_millis(940));
 }
 
 #[test]
