@@ -60,8 +60,14 @@ pub fn candidates(board: &Board, out: &mut Vec<Pos>) {
     }
 }
 
-/// The first candidate point where `color` has `shape`.
+/// The first candidate point (row by row) where `color` has `shape`.
 pub fn find_shape(board: &Board, color: Color, shape: Shape) -> Option<Pos> {
+    if shape >= Shape::Block4 {
+        // The board keeps these cells: no scan.
+        return board
+            .four_cells(color)
+            .find(|&p| board.shape(p, color) == shape);
+    }
     board
         .area_points()
         .find(|&p| board.is_empty(p) && board.shape(p, color) == shape)
@@ -113,7 +119,16 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
     let us = board.side_to_move();
     let them = us.opp();
     out.clear();
-    for p in board.area_points() {
+    // Only cells where one side makes a four can defend, and the board keeps those;
+    // renju black's possible forbidden points are not among them, so with any on the
+    // board every cell is looked at.
+    let scan = board.rule() == Rule::Renju && board.count_maybe_forbidden(Color::Black) > 0;
+    let cells: &mut dyn Iterator<Item = Pos> = if scan {
+        &mut board.area_points()
+    } else {
+        &mut board.four_cells_of_both()
+    };
+    for p in cells {
         if board.near(p) == 0 || !board.is_empty(p) {
             continue;
         }

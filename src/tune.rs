@@ -221,7 +221,9 @@ pub fn run(args: &[String]) -> Result<i32> {
                 println!(
                     "--holdout K keeps every K-th game out of the fit, to measure it (0: none)."
                 );
-                println!("--ridge R is the pull of the combination and threat tables to their values.");
+                println!(
+                    "--ridge R is the pull of the combination and threat tables to their values."
+                );
                 println!(
                     "--write FILE writes the fitted tables as src/eval/weights.rs is written."
                 );
@@ -253,7 +255,7 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut weights = current_weights();
     // Logged scores are read on the model's scale unless they come from an engine with
     // its own units.
-    let held_out = |i: usize| holdout > 0 && i % holdout == 0;
+    let held_out = |i: usize| holdout > 0 && i.is_multiple_of(holdout);
     let labelled = |target, scale: f64, held: bool| -> Samples {
         let label_scale = label_scale.unwrap_or(scale);
         let mut samples = Samples::default();

@@ -179,6 +179,13 @@ pub struct Board {
     cell_info: CellTable,
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
+    /// Per colour, the empty cells where it makes a four or a five (see `FOUR_SHAPES`):
+    /// the solvers and the threat checks visit these instead of scanning the board.
+    fours: [CellSet; 2],
+    /// The flips of `fours` by each move of `history` (see `toggle_fours`), the first of
+    /// each move's at the index in `four_log_starts`.
+    four_log: Vec<u32>,
+    four_log_starts: Vec<usize>,
     /// `sums` before each move of `history`.
     sums_stack: Vec<Sums>,
 }
@@ -268,6 +275,82 @@ fn counted_change(old: u8, new: u8) -> u128 {
     COUNTED_CHANGE[(old as usize & 15) << 4 | new as usize & 15]
 }
 
+/// Words of a `CellSet`.
+const CELL_WORDS: usize = GRID_CAP / 64;
+
+/// A bit per grid cell.
+type CellSet = [u64; CELL_WORDS];
+
+/// Whether a cell of this shape is in `Board::fours`: a closed four of any kind, an open
+/// four or a five. Renju black's possible forbidden points are not, whatever they make.
+#[inline(always)]
+fn in_fours(shape: u8) -> bool {
+    (Shape::Block4 as u8..=Shape::Five as u8).contains(&(shape & 15))
+}
+
+#[inline(always)]
+fn toggle(set: &mut CellSet, index: usize) {
+    set[(index / 64) & (CELL_WORDS - 1)] ^= 1 << (index % 64);
+}
+
+/// Flips the cell at grid `index` in each colour's set where its membership differs
+/// between the patterns `old` and `new`, and logs the flips (index times 4 plus a bit
+/// per colour) so that undo can flip them back.
+#[inline(always)]
+fn toggle_fours(
+    fours: &mut [CellSet; 2],
+    log: &mut Vec<u32>,
+    index: usize,
+    old: CellPatterns,
+    new: CellPatterns,
+) {
+    let mut flipped = 0;
+    for (c, set) in fours.iter_mut().enumerate() {
+        if in_fours(old.shape(c)) != in_fours(new.shape(c)) {
+            toggle(set, index);
+            flipped |= 1 << c;
+        }
+    }
+    if flipped != 0 {
+        log.push((index as u32) << 2 | flipped);
+    }
+}
+
+/// The points of a `CellSet`, in grid order (row by row).
+pub struct CellIter {
+    set: CellSet,
+    word: usize,
+    bits: u64,
+}
+
+impl CellIter {
+    fn new(set: CellSet) -> CellIter {
+        CellIter {
+            set,
+            word: 0,
+            bits: set[0],
+        }
+    }
+}
+
+impl Iterator for CellIter {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= CELL_WORDS {
+                return None;
+            }
+            self.bits = self.set[self.word];
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(Pos::from_index(self.word * 64 + bit))
+    }
+}
+
 impl Board {
     /// An empty `width` × `height` board. Sizes outside 5..=32 are a caller bug.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
@@ -289,6 +372,9 @@ impl Board {
             table: PatternTable::get(rule),
             cell_info: CellTable::get(),
             sums: Sums::default(),
+            fours: [[0; CELL_WORDS]; 2],
+            four_log: Vec::with_capacity(4 * width * height),
+            four_log_starts: Vec::with_capacity(width * height),
             sums_stack: Vec::with_capacity(width * height),
         };
         for y in 0..height {
@@ -306,6 +392,7 @@ impl Board {
             }
         }
         board.sums = board.fresh_sums();
+        board.fours = board.fresh_fours();
         board
     }
 
@@ -434,6 +521,7 @@ impl Board {
         self.history.push((pos, color));
         self.moves.push(pos);
         self.sums_stack.push(self.sums);
+        self.four_log_starts.push(self.four_log.len());
         self.remove_from_sums(pos);
         let b = &mut self.sums.bbox;
         let (x, y) = (pos.x() as u8, pos.y() as u8);
@@ -453,6 +541,14 @@ impl Board {
         self.counts[color.index()] -= 1;
         self.hash ^= ZOBRIST[color.index()][pos.index()];
         self.restore_lines(pos, color as u32 + 1);
+        let start = self.four_log_starts.pop().unwrap_or(0);
+        for entry in self.four_log.drain(start..) {
+            for (c, set) in self.fours.iter_mut().enumerate() {
+                if entry & (1 << c) != 0 {
+                    toggle(set, (entry >> 2) as usize);
+                }
+            }
+        }
         if let Some(sums) = self.sums_stack.pop() {
             self.sums = sums;
         }
@@ -465,10 +561,12 @@ impl Board {
         debug_assert!(self.is_empty(pos));
         self.cells[pos.index()] = Cell::Wall;
         self.blocked += 1;
+        let logged = self.four_log.len();
         self.remove_from_sums(pos);
         self.update_lines(pos, WALL);
         // Blocks come before any move is taken back past them, so nothing is logged.
         self.undo_log.pop();
+        self.four_log.truncate(logged);
         debug_assert!(self.is_consistent_around(pos));
     }
 
@@ -499,6 +597,9 @@ impl Board {
             cell_info: self.cell_info,
             values: 0,
             threats: [0; 2],
+            base: i - REACH,
+            fours: &mut self.fours,
+            four_log: &mut self.four_log,
         };
         u.run::<FAR, RENJU>();
         let (values, threats) = (u.values, u.threats);
@@ -533,6 +634,13 @@ impl Board {
     #[inline]
     fn remove_from_sums(&mut self, pos: Pos) {
         let cp = self.patterns[pos.index()];
+        toggle_fours(
+            &mut self.fours,
+            &mut self.four_log,
+            pos.index(),
+            cp,
+            CellPatterns::default(),
+        );
         self.sums.values -= cp.0 & VALUES;
         for c in 0..2 {
             self.sums.threats[c] = self.sums.threats[c].wrapping_sub(counted(cp.shape(c)));
@@ -560,6 +668,31 @@ impl Board {
             }
         }
         sums
+    }
+
+    /// The four cells computed from the cells.
+    fn fresh_fours(&self) -> [CellSet; 2] {
+        let mut fours = [[0; CELL_WORDS]; 2];
+        let mut log = Vec::new();
+        for p in self.points().filter(|&p| self.is_empty(p)) {
+            let cp = self.patterns[p.index()];
+            toggle_fours(&mut fours, &mut log, p.index(), CellPatterns::default(), cp);
+        }
+        fours
+    }
+
+    /// The empty points where `color` makes a four or a five (renju black's possible
+    /// forbidden points aside), in grid order.
+    #[inline]
+    pub fn four_cells(&self, color: Color) -> CellIter {
+        CellIter::new(self.fours[color.index()])
+    }
+
+    /// The points where either colour makes a four or a five, in grid order.
+    #[inline]
+    pub fn four_cells_of_both(&self) -> CellIter {
+        let [black, white] = &self.fours;
+        CellIter::new(std::array::from_fn(|i| black[i] | white[i]))
     }
 
     /// `cp` with direction `d` set to the packed pair of patterns `both` and its shapes
@@ -818,7 +951,11 @@ impl Board {
                 hash ^= ZOBRIST[c.index()][p.index()];
             }
         }
-        if counts != self.counts || hash != self.hash || self.fresh_sums() != self.sums {
+        if counts != self.counts
+            || hash != self.hash
+            || self.fresh_sums() != self.sums
+            || self.fresh_fours() != self.fours
+        {
             return false;
         }
         for p in self.points() {
@@ -939,6 +1076,10 @@ struct Update<'a> {
     /// Changes to `Sums::values` and `Sums::threats`.
     values: u64,
     threats: [u128; 2],
+    /// Grid index of the window's first cell, the board's four cells and their log.
+    base: usize,
+    fours: &'a mut [CellSet; 2],
+    four_log: &'a mut Vec<u32>,
 }
 
 impl Update<'_> {
@@ -1009,6 +1150,7 @@ impl Update<'_> {
             && (old.shape(0) == Shape::MaybeForbidden as u8
                 || new.shape(0) == Shape::MaybeForbidden as u8);
         if may_count(old.0 | new.0) || maybe_forbidden {
+            toggle_fours(self.fours, self.four_log, self.base + q, old, new);
             for c in 0..2 {
                 self.threats[c] =
                     self.threats[c].wrapping_add(counted_change(old.shape(c), new.shape(c)));

@@ -173,21 +173,28 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     {
         return;
     }
-    for p in board.area_points() {
-        if board.near(p) == 0 || !board.is_empty(p) {
-            continue;
-        }
-        let shape = board.shape(p, us);
-        let four = match shape {
-            Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
-            Shape::MaybeForbidden => {
-                renju_black && makes_four(board, p, us) && !board.is_forbidden_mut(p)
+    // The board keeps the cells of the four shapes; renju black's possible forbidden
+    // points are not among them and need a scan of their own.
+    if renju_black && board.count_maybe_forbidden(us) > 0 {
+        for p in board.area_points() {
+            if !board.is_empty(p) {
+                continue;
             }
-            _ => false,
-        };
-        if four {
-            out.push(p);
+            let four = match board.shape(p, us) {
+                Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
+                Shape::MaybeForbidden => makes_four(board, p, us) && !board.is_forbidden_mut(p),
+                _ => false,
+            };
+            if four {
+                out.push(p);
+            }
         }
+    } else {
+        out.extend(
+            board
+                .four_cells(us)
+                .filter(|&p| board.shape(p, us) != Shape::Five),
+        );
     }
     // Fours that also make threes tend to finish sooner.
     out.sort_by_key(|&p| std::cmp::Reverse((board.shape(p, us), board.cell_value(p, us))));
