@@ -83,6 +83,8 @@ struct Node {
     tt: Option<(i32, i32, Bound)>,
     key: u64,
     static_eval: i32,
+    /// The static value, or the table's value where its bound makes it a better guess.
+    eval: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -240,14 +242,31 @@ impl<'a> Worker<'a> {
         let depth = depth.max(1);
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
+        // The table's value comes from a search, shallower than this one or it would
+        // have cut: where its bound puts the true value beyond the static one, it is
+        // the better guess for the pruning below.
+        let eval = match tt {
+            Some((v, _, bound))
+                if v.abs() < WIN_THRESHOLD
+                    && match bound {
+                        Bound::Lower => v > static_eval,
+                        Bound::Upper => v < static_eval,
+                        Bound::Exact => true,
+                        Bound::None => false,
+                    } =>
+            {
+                v
+            }
+            _ => static_eval,
+        };
 
         if !pv_node
             && !defending
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < WIN_THRESHOLD
-            && static_eval - RFP_MARGIN * depth >= beta
+            && eval - RFP_MARGIN * depth >= beta
         {
-            return static_eval;
+            return eval;
         }
 
         // Razoring: so far below alpha a ply or two from the horizon, a move short of a
@@ -256,9 +275,9 @@ impl<'a> Worker<'a> {
             && !defending
             && depth <= RAZOR_MAX_DEPTH
             && alpha.abs() < WIN_THRESHOLD
-            && static_eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha
+            && eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha
         {
-            return self.horizon_win(p).unwrap_or(static_eval);
+            return self.horizon_win(p).unwrap_or(eval);
         }
 
         // Without a table move the ordering is a guess: spend a ply less on it, and let
@@ -282,6 +301,7 @@ impl<'a> Worker<'a> {
             tt,
             key,
             static_eval,
+            eval,
         };
         let v = self.expand(&node, &mut bufs.0, &mut bufs.1);
         self.buffers[ply] = bufs;
@@ -303,6 +323,7 @@ impl<'a> Worker<'a> {
             tt: _,
             key,
             static_eval,
+            eval,
         } = *node;
         let p = ply as i32;
         let defending = threat == Threat::DefendFour;
@@ -361,13 +382,13 @@ impl<'a> Worker<'a> {
         let move_limit = move_count_limit(depth, improving);
         let futile = !pv_node
             && depth <= FUTILITY_MAX_DEPTH
-            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
         // A node expected to fail high whose static value is already well above beta
         // needs only a shallower proof, except along its own fours.
         let likely_fail_high = !pv_node
             && cut_node
             && !defending
-            && static_eval >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_DEPTH * depth;
+            && eval >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_DEPTH * depth;
         let old_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
