@@ -19,26 +19,9 @@ Usage: scripts/forced-wins.py BRAIN DIR... [--ms TURN_MS] [--by NAME]
 import re
 import sys
 
-from records import ask, position, read_games
+from records import ask, parse_brain_args, position, read_games
 
 ANNOUNCED = re.compile(r"Eval \+M\d+|score win in \d+")
-
-
-def parse_args(argv):
-    brain, dirs, ms, by = None, [], 2000, None
-    it = iter(argv)
-    for a in it:
-        if a == "--ms":
-            ms = int(next(it))
-        elif a == "--by":
-            by = next(it)
-        elif brain is None:
-            brain = a
-        else:
-            dirs.append(a)
-    if brain is None or not dirs:
-        sys.exit(__doc__)
-    return brain, dirs, ms, by
 
 
 def first_announced_win(game, by):
@@ -50,7 +33,9 @@ def first_announced_win(game, by):
 
 
 def main():
-    brain, dirs, ms, by = parse_args(sys.argv[1:])
+    brain, dirs, opts = parse_brain_args(
+        sys.argv[1:], __doc__, {"ms": (2000, int), "by": (None, str)})
+    ms, by = opts["ms"], opts["by"]
     total, times = 0, []
     for game in read_games(dirs):
         n = first_announced_win(game, by)

@@ -9,6 +9,7 @@ import glob
 import os
 import re
 import subprocess
+import sys
 from dataclasses import dataclass
 
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
@@ -16,6 +17,26 @@ RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 # position arrives, as in a game after its first move.
 MAX_MEMORY = 367001600
 MOVE = re.compile(r"\n;([BW])\[([a-zA-Z])([a-zA-Z])\](?:C\[((?:[^\\\]]|\\.)*)\])?")
+
+
+def parse_brain_args(argv, usage, options):
+    """Parses `BRAIN DIR... [--NAME VALUE]...`, the command line of the scripts that give a
+    brain positions from arena records. `options` maps each option's name to its default
+    and the function that reads its value. Returns the brain, the directories and the
+    options by name; exits with `usage` where the brain or the directories are missing."""
+    values = {name: default for name, (default, _) in options.items()}
+    brain, dirs = None, []
+    it = iter(argv)
+    for a in it:
+        if a.startswith("--") and a[2:] in options:
+            values[a[2:]] = options[a[2:]][1](next(it))
+        elif brain is None:
+            brain = a
+        else:
+            dirs.append(a)
+    if brain is None or not dirs:
+        sys.exit(usage)
+    return brain, dirs, values
 
 
 @dataclass

@@ -20,30 +20,11 @@ Usage: scripts/search-depth.py BRAIN DIR... [--ms TURN_MS] [--games N] [--plies 
 import re
 import sys
 
-from records import ask, position, read_games
+from records import ask, parse_brain_args, position, read_games
 
 TENGEN = re.compile(r"depth (\d+) .*nodes (\d+)")
 RAPFI = re.compile(r"Depth (\d+)-\d+ .*Node (\d+)([KMG]?)")
 SCALE = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9}
-
-
-def parse_args(argv):
-    brain, dirs, ms, games, plies = None, [], 250, 6, [14, 24]
-    it = iter(argv)
-    for a in it:
-        if a == "--ms":
-            ms = int(next(it))
-        elif a == "--games":
-            games = int(next(it))
-        elif a == "--plies":
-            plies = [int(p) for p in next(it).split(",")]
-        elif brain is None:
-            brain = a
-        else:
-            dirs.append(a)
-    if brain is None or not dirs:
-        sys.exit(__doc__)
-    return brain, dirs, ms, games, plies
 
 
 def last_progress(messages):
@@ -62,7 +43,11 @@ def median(values):
 
 
 def main():
-    brain, dirs, ms, games, plies = parse_args(sys.argv[1:])
+    brain, dirs, opts = parse_brain_args(
+        sys.argv[1:], __doc__,
+        {"ms": (250, int), "games": (6, int),
+         "plies": ([14, 24], lambda v: [int(p) for p in v.split(",")])})
+    ms, games, plies = opts["ms"], opts["games"], opts["plies"]
     depths, nodes = [], []
     for game in read_games(dirs)[:games]:
         for n in plies:
