@@ -239,7 +239,6 @@ impl<'a> Worker<'a> {
         if depth <= 0 && ply > 0 {
             return self.horizon_win(p).unwrap_or_else(|| evaluate(&self.board));
         }
-        let depth = depth.max(1);
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
         // The table's value comes from a search, shallower than this one or it would
