@@ -19,17 +19,7 @@ Usage: scripts/forced-wins.py BRAIN DIR... [--ms TURN_MS] [--by NAME]
 import re
 import sys
 
-from records import ask, parse_brain_args, position, read_games
-
-ANNOUNCED = re.compile(r"Eval \+M\d+|score win in \d+")
-
-
-def first_announced_win(game, by):
-    """The index of the first move whose comment announces a forced win, or None."""
-    for i, (colour, _, _, comment) in enumerate(game.moves):
-        if ANNOUNCED.search(comment) and by in (None, game.players[colour]):
-            return i
-    return None
+from records import ask, first_announced_win, parse_brain_args, position, read_games
 
 
 def main():

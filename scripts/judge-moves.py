@@ -35,9 +35,8 @@ import statistics
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from records import ask, position, read_games
+from records import MATE_MARK, ask, mark, position, read_games
 
-MATE_MARK = 3000
 # Options whose values are text; the others are whole numbers.
 TEXT_OPTIONS = ("cache", "judge", "side", "against")
 
@@ -71,25 +70,6 @@ def positions(games, side, k):
                 if game.players[colour] == side and comment.strip() != "opening"]
         out += [(game, i) for i in mine[:k]]
     return out
-
-
-def mark(messages):
-    """The judge's last reported score for its side to move, from the other side's view:
-    Rapfi's `Eval -278` / `Eval +M17`, or Tengen's `score +35` / `score win in 3`."""
-    for line in reversed(messages):
-        m = re.search(r"Eval ([+-]?)(M?)(\d+)", line)
-        if m:
-            sign = -1 if m.group(1) == "-" else 1
-            return -sign * (MATE_MARK if m.group(2) else int(m.group(3)))
-        m = re.search(r"score (win in \d+|loss in \d+|[+-]?\d+)", line)
-        if m:
-            s = m.group(1)
-            if s.startswith("win"):
-                return -MATE_MARK
-            if s.startswith("loss"):
-                return MATE_MARK
-            return -int(s)
-    return None
 
 
 def mean_and_error(values):

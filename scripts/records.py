@@ -17,6 +17,11 @@ RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 # position arrives, as in a game after its first move.
 MAX_MEMORY = 367001600
 MOVE = re.compile(r"\n;([BW])\[([a-zA-Z])([a-zA-Z])\](?:C\[((?:[^\\\]]|\\.)*)\])?")
+# A move's comment that announces a forced win for its player: Rapfi's `Eval +M17`,
+# Tengen's `score win in 17`.
+ANNOUNCED = re.compile(r"Eval \+M\d+|score win in \d+")
+# What `mark` gives a forced win or loss.
+MATE_MARK = 3000
 
 
 def parse_brain_args(argv, usage, options):
@@ -48,6 +53,8 @@ class Game:
     rule: int
     # (colour "B" or "W", x, y, comment), in the order played
     moves: list
+    # the winner's colour, "B" or "W"; None for a draw or an unfinished game
+    result: "str | None"
 
 
 def coordinate(c):
@@ -74,8 +81,39 @@ def read_games(dirs):
             height=height,
             rule=RULES[re.search(r"RU\[([^]]*)\]", text).group(1)],
             moves=moves,
+            result=(m.group(1) if (m := re.search(r"RE\[([BW])\+", text)) else None),
         ))
     return games
+
+
+def first_announced_win(game, by):
+    """The index of the first move whose comment announces a forced win, made by the
+    player named `by` (either player for None), or None."""
+    for i, (colour, _, _, comment) in enumerate(game.moves):
+        if ANNOUNCED.search(comment) and by in (None, game.players[colour]):
+            return i
+    return None
+
+
+def mark(messages):
+    """The last score an engine reports among `messages` (its output lines), for its side
+    to move, from the other side's view, forced results as ±`MATE_MARK`: Rapfi's
+    `Eval -278` / `Eval +M17`, or Tengen's `score +35` / `score win in 3`; None if no
+    line reports one."""
+    for line in reversed(messages):
+        m = re.search(r"Eval ([+-]?)(M?)(\d+)", line)
+        if m:
+            sign = -1 if m.group(1) == "-" else 1
+            return -sign * (MATE_MARK if m.group(2) else int(m.group(3)))
+        m = re.search(r"score (win in \d+|loss in \d+|[+-]?\d+)", line)
+        if m:
+            s = m.group(1)
+            if s.startswith("win"):
+                return -MATE_MARK
+            if s.startswith("loss"):
+                return MATE_MARK
+            return -int(s)
+    return None
 
 
 def position(game, n, ms, then=None):

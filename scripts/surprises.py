@@ -16,25 +16,9 @@ Usage: scripts/surprises.py SIDE DIR...
 import re
 import sys
 
-from records import read_games
+from records import MATE_MARK, first_announced_win, mark, read_games
 
-WIN = re.compile(r"Eval \+M\d+|score win in \d+")
 LOSS = re.compile(r"Eval -M\d+|score loss in \d+")
-# The last score a move's comment reports: Tengen's `score +432`, `score win in 9`,
-# `score loss in 8`; Rapfi's `Eval -235`, `Eval +M21`.
-SCORE = re.compile(r"(?:score|Eval) (win|loss|[+-]?M?\d+)")
-
-
-def result(path):
-    """The winner's colour, "B" or "W", or None for a draw or an unfinished game."""
-    text = open(path, encoding="utf-8").read()
-    m = re.search(r"RE\[([BW])\+", text)
-    return m.group(1) if m else None
-
-
-def seen_as_lost(score):
-    """Whether a reported score admits the loss (or at least a disadvantage)."""
-    return score == "loss" or score.startswith("-")
 
 
 def main():
@@ -44,25 +28,26 @@ def main():
     lost = announced = surprised = missed = 0
     for game in read_games(dirs):
         colour = next((c for c, name in game.players.items() if name == side), None)
-        winner = result(game.path)
+        winner = game.result
         if colour is None or winner is None or winner == colour:
             continue
         lost += 1
-        first = next((i for i, (c, _, _, comment) in enumerate(game.moves)
-                      if c == winner and WIN.search(comment)), None)
+        first = first_announced_win(game, game.players[winner])
         if any(c == winner and LOSS.search(comment)
                for c, _, _, comment in game.moves[:first]):
             missed += 1
         if first is None:
             continue
         announced += 1
-        before = [m.group(1) for c, _, _, comment in game.moves[:first] if c == colour
-                  for m in SCORE.finditer(comment)]
-        score = before[-1] if before else "none"
-        if not seen_as_lost(score):
+        # SIDE's last reported score before the announcement, from SIDE's own view.
+        before = (mark(comment.splitlines())
+                  for c, _, _, comment in reversed(game.moves[:first]) if c == colour)
+        score = next((-m for m in before if m is not None), None)
+        if score is None or score >= 0:
             surprised += 1
         print(f"{game.path}: the opponent announces a win at stone {first + 1}; "
-              f"{side}'s score just before: {score}", flush=True)
+              f"{side}'s score just before: {score} (a forced result is ±{MATE_MARK})",
+              flush=True)
     print(f"{side} lost {lost}; the opponent announced its win first in {announced}; "
           f"{side}'s score just before was zero or better in {surprised}; the opponent "
           f"had announced its own loss earlier in {missed}")
