@@ -5,9 +5,11 @@ Reads the SGF records an arena run leaves (`pbrain-tengen arena --out DIR`). In 
 game it takes the first move whose comment, the engine's own output, announces a forced
 win: Rapfi's `Eval +M17`, or Tengen's `score win in 17`. The brain gets the position
 before that move, playing the side that made it, with a turn limit, and counts as
-finding the win if one of its MESSAGE lines reports `score win in N`. It answers a
-question that self-play cannot: does the brain see the threat sequences its opponent
-sees? It measures attack only; a defence that sees them sooner is not counted.
+finding the win if one of its MESSAGE lines reports one: Tengen's `score win in N`, or
+Rapfi's `Eval +MN`, so that the engine that announced the wins can be asked them afresh
+as a reference. It answers a question that self-play cannot: does the brain see the
+threat sequences its opponent sees? It measures attack only; a defence that sees them
+sooner is not counted.
 
 Usage: scripts/forced-wins.py BRAIN DIR... [--ms TURN_MS] [--by NAME]
   BRAIN    the brain to test
@@ -21,6 +23,10 @@ import sys
 
 from records import ask, first_announced_win, parse_brain_args, position, read_games
 
+# A proven win and the time it took: Tengen's `score win in 9 ... time 120ms`, Rapfi's
+# `Eval +M17 | ... | Time 890ms`.
+WIN_LINE = re.compile(r"score win in \d+ .*time (\d+)ms|Eval \+M\d+ .*Time (\d+)ms")
+
 
 def main():
     brain, dirs, opts = parse_brain_args(
@@ -33,8 +39,8 @@ def main():
             continue
         total += 1
         _, messages = ask([brain], position(game, n, ms))
-        found = [re.search(r"score win in \d+ .*time (\d+)ms", m) for m in messages]
-        t = next((int(m.group(1)) for m in found if m), None)
+        found = [WIN_LINE.search(m) for m in messages]
+        t = next((int(m.group(1) or m.group(2)) for m in found if m), None)
         if t is not None:
             times.append(t)
         print(f"{game.path} {n} stones: {'win at %d ms' % t if t is not None else 'not found'}",
