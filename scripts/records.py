@@ -41,7 +41,8 @@ def parse_brain_args(argv, usage, options):
             dirs.append(a)
     if brain is None or not dirs:
         sys.exit(usage)
-    return brain, dirs, values
+    # The brain starts in its own directory (see `ask`), so a relative path would miss it.
+    return os.path.abspath(brain), dirs, values
 
 
 @dataclass
