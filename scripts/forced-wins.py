@@ -21,11 +21,11 @@ Usage: scripts/forced-wins.py BRAIN DIR... [--ms TURN_MS] [--by NAME]
 import re
 import sys
 
-from records import ask, first_announced_win, parse_brain_args, position, read_games
+from records import (ANNOUNCED, ask, first_announced_win, parse_brain_args, position,
+                     read_games)
 
-# A proven win and the time it took: Tengen's `score win in 9 ... time 120ms`, Rapfi's
-# `Eval +M17 | ... | Time 890ms`.
-WIN_LINE = re.compile(r"score win in \d+ .*time (\d+)ms|Eval \+M\d+ .*Time (\d+)ms")
+# The search time a status line reports: Tengen's `time 120ms`, Rapfi's `Time 890ms`.
+TIME = re.compile(r"[Tt]ime (\d+)ms")
 
 
 def main():
@@ -39,8 +39,8 @@ def main():
             continue
         total += 1
         _, messages = ask([brain], position(game, n, ms))
-        found = [WIN_LINE.search(m) for m in messages]
-        t = next((int(m.group(1) or m.group(2)) for m in found if m), None)
+        found = [TIME.search(m) for m in messages if ANNOUNCED.search(m)]
+        t = next((int(m.group(1)) for m in found if m), None)
         if t is not None:
             times.append(t)
         print(f"{game.path} {n} stones: {'win at %d ms' % t if t is not None else 'not found'}",
