@@ -3,8 +3,8 @@
 #
 # Builds the working tree (uncommitted changes included) and a baseline revision (built
 # in a temporary git worktree), then plays them against each other with
-# `pbrain-tengen arena`: every opening twice with the colours swapped, a short time
-# control, and an SPRT with bounds as in chess engine testing (default elo0=0, elo1=10,
+# `pbrain-tengen arena`: every opening twice with the colours swapped, under a random
+# symmetry of the board, a short time control or a fixed node count per move, and an SPRT with bounds as in chess engine testing (default elo0=0, elo1=10,
 # alpha=beta=0.05). Prints the arena's output and the verdict.
 #
 # Exit status: 0 when H1 is accepted (the change gains elo1), 1 when H0 is accepted,
@@ -18,7 +18,11 @@ Usage: scripts/ab-test.sh [options] [-- extra arena options]
   --base REV          baseline revision (default: the merge-base with main, or HEAD~1
                       when HEAD is on main)
   --sprt E0,E1[,A,B]  SPRT bounds in Elo and error rates (default 0,10,0.05,0.05)
-  --tc TC             time control MATCH[/TURN][+INC] in seconds (default 10/1+0.1)
+  --tc TC             time control MATCH[/TURN][+INC] in seconds (default 10/1+0.1,
+                      or 0/10 with --nodes)
+  --nodes N           search N nodes a move (INFO max_node): the games then depend on
+                      neither the clock nor the load of the machine, and a game takes
+                      about as long as N nodes need
   --rule R            0, 1, 4 or 8 (default 0)
   --size N            board size (default 15)
   --openings FILE     opening file (default: the shared random 15x15 openings, or the
@@ -33,7 +37,8 @@ EOF
 root=$(git rev-parse --show-toplevel)
 base=""
 sprt="0,10,0.05,0.05"
-tc="10/1+0.1"
+tc=""
+nodes=""
 rule=0
 size=15
 openings=""
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
         --base) base=$2; shift 2 ;;
         --sprt) sprt=$2; shift 2 ;;
         --tc) tc=$2; shift 2 ;;
+        --nodes) nodes=$2; shift 2 ;;
         --rule) rule=$2; shift 2 ;;
         --size) size=$2; shift 2 ;;
         --openings) openings=$2; shift 2 ;;
@@ -59,6 +65,12 @@ while [ $# -gt 0 ]; do
         *) echo "ab-test: unknown option $1" >&2; usage >&2; exit 3 ;;
     esac
 done
+
+if [ -z "$tc" ]; then
+    if [ -n "$nodes" ]; then tc="0/10"; else tc="10/1+0.1"; fi
+fi
+each=("tc=$tc")
+[ -n "$nodes" ] && each+=("nodes=$nodes")
 
 cd "$root"
 if [ -z "$base" ]; then
@@ -98,9 +110,9 @@ cp target/ab-base/release/pbrain-tengen "$work/pbrain-tengen-base"
 args=(
     --engine "cmd=$work/pbrain-tengen-new" name=new
     --engine "cmd=$work/pbrain-tengen-base" name=base
-    --each "tc=$tc"
+    --each "${each[@]}"
     --rule "$rule" --size "$size"
-    --openings "$openings" --random
+    --openings "$openings" --random --symmetry
     --games "$games" --concurrency "$concurrency"
     --sprt "$sprt"
 )
