@@ -4,8 +4,9 @@
 # Builds the working tree (uncommitted changes included) and a baseline revision (built
 # in a temporary git worktree), then plays them against each other with
 # `pbrain-tengen arena`: every opening twice with the colours swapped, under a random
-# symmetry of the board, a short time control or a fixed node count per move, and an SPRT with bounds as in chess engine testing (default elo0=0, elo1=10,
-# alpha=beta=0.05). Prints the arena's output and the verdict.
+# symmetry of the board, a short time control or a fixed node count per move, and an
+# SPRT with bounds as in chess engine testing (default elo0=0, elo1=10, alpha=beta=0.05).
+# Prints the arena's output and the verdict.
 #
 # Exit status: 0 when H1 is accepted (the change gains elo1), 1 when H0 is accepted,
 # 2 when the game limit ran out first, 3 for usage or build errors.
@@ -21,8 +22,8 @@ Usage: scripts/ab-test.sh [options] [-- extra arena options]
   --tc TC             time control MATCH[/TURN][+INC] in seconds (default 10/1+0.1,
                       or 0/10 with --nodes)
   --nodes N           search N nodes a move (INFO max_node): the games then depend on
-                      neither the clock nor the load of the machine, and a game takes
-                      about as long as N nodes need
+                      neither the clock nor the load of the machine (the root VCF and
+                      VCT keep their own node budgets, so some moves take longer)
   --rule R            0, 1, 4 or 8 (default 0)
   --size N            board size (default 15)
   --openings FILE     opening file (default: the shared random 15x15 openings, or the
