@@ -1,10 +1,11 @@
 //! One search thread: principal variation search over its own copy of the board.
 //!
 //! Each node first settles what the threats decide (a five to make or block, an open
-//! four), then probes the shared transposition table, then searches the generated moves
-//! in order: table move, killers, then the static ordering score plus history. Quiet
-//! moves late in the list are reduced or, near the leaves, pruned; leaves try a small
-//! VCF before the static evaluation.
+//! four, a four-three or double three the opponent has no four against), then probes
+//! the shared transposition table, then searches the generated moves in order: table
+//! move, killers, then the static ordering score plus history. Quiet moves late in the
+//! list are reduced or, near the leaves, pruned; leaves try a small VCF before the
+//! static evaluation.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -207,6 +208,14 @@ impl<'a> Worker<'a> {
                 return v;
             }
             _ => {}
+        }
+        // A win the shapes prove is worth its exact score here, at the horizon too, where
+        // the leaf VCF finds a four-three but never a double three.
+        if ply > 0
+            && threat == Threat::Quiet
+            && let Some(plies) = movegen::quick_win(&mut self.board)
+        {
+            return win_in(p + plies as i32);
         }
         let defending = threat == Threat::DefendFour;
 
