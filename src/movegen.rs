@@ -126,6 +126,9 @@ pub fn quick_win(board: &mut Board) -> Option<u32> {
     if board.count_block4(them) == 0 && !(renju && board.count_maybe_forbidden(them) > 0) {
         return Some(5);
     }
+    if board.count_block4_flex3(us) == 0 {
+        return None;
+    }
     for p in board.four_cells(us) {
         if board.shape(p, us) != Shape::Block4Flex3 {
             continue;
@@ -280,7 +283,8 @@ mod tests {
                 let mut b = Board::new(15, 15, rule);
                 b.play(Pos::new(7, 7));
                 loop {
-                    if threat(&mut b) == Threat::Quiet
+                    let t = threat(&mut b);
+                    if t == Threat::Quiet
                         && let Some(plies) = quick_win(&mut b)
                     {
                         let proof = Vct::new(1_000_000).solve(&mut b, 3);
@@ -290,7 +294,7 @@ mod tests {
                         );
                         claims[r] += 1;
                     }
-                    if !matches!(threat(&mut b), Threat::Quiet | Threat::DefendFour) {
+                    if !matches!(t, Threat::Quiet | Threat::DefendFour) {
                         break;
                     }
                     let mut moves = Vec::new();
