@@ -191,7 +191,10 @@ impl<'a> Worker<'a> {
             Threat::Lost => return loss_in(p + 2),
             Threat::OpenFour if ply > 0 => return win_in(p + 3),
             Threat::BlockFive(mv) if ply > 0 => {
-                // Forced: no branching, so no depth is spent.
+                // Forced: no branching, so no depth is spent. The node takes the value
+                // the four's maker saw: its grandchildren compare against it to tell
+                // whether they improve, and a value left from another line misleads them.
+                self.evals[ply] = -self.evals[ply - 1];
                 self.board.play(mv);
                 let v = -self.search(
                     -beta,
