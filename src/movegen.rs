@@ -271,7 +271,7 @@ mod tests {
     }
 
     /// Random games in every rule: wherever the shapes claim a win in five plies, the
-    /// threat solver, which plays the threats out, proves one within three attacking
+    /// threat solver, which plays the threats out, proves a win within three attacking
     /// moves. The claim must also come up often, or the check would test nothing.
     #[test]
     fn quick_wins_are_proven_by_the_threat_solver() {
@@ -287,9 +287,10 @@ mod tests {
                     if t == Threat::Quiet
                         && let Some(plies) = quick_win(&mut b)
                     {
+                        // The solver proves a win, not the shortest one.
                         let proof = Vct::new(1_000_000).solve(&mut b, 3);
                         assert!(
-                            proof.is_some_and(|(_, p)| p <= plies),
+                            proof.is_some(),
                             "{rule}: claimed a win in {plies}, solver found {proof:?}\n{b:?}"
                         );
                         claims[r] += 1;

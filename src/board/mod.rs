@@ -470,6 +470,12 @@ impl Board {
         self.hash
     }
 
+    /// The hash after `color` places a stone on `pos`, without placing it.
+    #[inline]
+    pub fn hash_with(&self, pos: Pos, color: Color) -> u64 {
+        self.hash ^ ZOBRIST[color.index()][pos.index()]
+    }
+
     pub fn is_full(&self) -> bool {
         self.empty_count() == 0
     }

@@ -73,7 +73,7 @@ pub const ROOT_VCF_FOURS: u32 = 100;
 /// the attacking moves it may play.
 pub const ROOT_VCT_NODES: u64 = 100_000;
 pub const ROOT_VCT_TIME_SHARE: u32 = 10;
-pub const ROOT_VCT_THREATS: u32 = 10;
+pub const ROOT_VCT_THREATS: u32 = 20;
 
 /// History scores stay within ±`HISTORY_MAX`; a cut adds 16 × depth² (at most the
 /// bound) to the cut move and takes as much from the quiet moves tried before it.
