@@ -98,9 +98,7 @@ impl Vct {
             }
             _ => {}
         }
-        self.vcf.reset(VCF_NODES);
-        let found = self.vcf.solve_for(board, us, max_threats.min(VCF_FOURS));
-        self.budget.nodes += self.vcf.budget.nodes;
+        let found = self.short_vcf(board, max_threats);
         if found.is_some() {
             return found;
         }
@@ -131,6 +129,17 @@ impl Vct {
                 (e.pn == 0).then_some((mv, e.plies + 1))
             })
             .min_by_key(|&(_, plies)| plies)
+    }
+
+    /// The attacker's short VCF, whoever is to move, within the attacking moves left;
+    /// its nodes count against the budget.
+    fn short_vcf(&mut self, board: &mut Board, threats: u32) -> Option<(Pos, u32)> {
+        self.vcf.reset(VCF_NODES);
+        let found = self
+            .vcf
+            .solve_for(board, self.attacker, threats.min(VCF_FOURS));
+        self.budget.nodes += self.vcf.budget.nodes;
+        found
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -179,13 +188,10 @@ impl Vct {
                 return Node::Disproven;
             }
             // A position in the table was expanded before, its short VCF with it.
-            if self.lookup(key).is_none() {
-                self.vcf.reset(VCF_NODES);
-                let found = self.vcf.solve_for(board, us, threats.min(VCF_FOURS));
-                self.budget.nodes += self.vcf.budget.nodes;
-                if let Some((_, plies)) = found {
-                    return Node::Proven(plies);
-                }
+            if self.lookup(key).is_none()
+                && let Some((_, plies)) = self.short_vcf(board, threats)
+            {
+                return Node::Proven(plies);
             }
             attacking_moves(board, us, fours_only, out);
             if out.is_empty() {
@@ -199,13 +205,8 @@ impl Vct {
                 Threat::DefendFour => movegen::defences(board, out),
                 Threat::Quiet => {
                     // Unless the attacker now threatens a VCF, it has lost the initiative.
-                    if self.lookup(key).is_none() {
-                        self.vcf.reset(VCF_NODES);
-                        let threat = self.vcf.solve_for(board, us, threats.min(VCF_FOURS));
-                        self.budget.nodes += self.vcf.budget.nodes;
-                        if threat.is_none() {
-                            return Node::Disproven;
-                        }
+                    if self.lookup(key).is_none() && self.short_vcf(board, threats).is_none() {
+                        return Node::Disproven;
                     }
                     movegen::legal_candidates(board, out);
                 }
