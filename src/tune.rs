@@ -34,7 +34,7 @@ use crate::search::{self, params::LEAF_VCF_NODES};
 use crate::threat::vcf::Vcf;
 use crate::types::{Color, Pos, Rule};
 
-const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--threats-only] [--holdout K] [--ridge R] [--write FILE]";
+const USAGE: &str = "usage: pbrain-tengen tune DIR... [--iterations N] [--opponent-weight W] [--scale S] [--target result|search] [--label-scale S] [--label-engine NAME] [--threats-only] [--holdout K] [--ridge R] [--write FILE]";
 
 const LINES: usize = LINE_VALUE.len();
 const SHAPES: usize = SHAPE_BONUS.len();
@@ -142,6 +142,21 @@ struct Game {
     /// (the last `depth … score …` line, or another engine's `… Eval S …` status line),
     /// when not a win or a loss.
     scores: Vec<Option<i32>>,
+    /// The players' names (`PB`, `PW`) and, for each move, whether black made it.
+    players: [String; 2],
+    black_moves: Vec<bool>,
+}
+
+impl Game {
+    /// Drops the scores the other player logged: one engine's scores are on one scale,
+    /// and a strong engine's view is the better label.
+    fn keep_scores_of(&mut self, engine: &str) {
+        for (score, &black) in self.scores.iter_mut().zip(&self.black_moves) {
+            if self.players[!black as usize] != engine {
+                *score = None;
+            }
+        }
+    }
 }
 
 /// What a position is labelled with.
@@ -163,6 +178,7 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut fixed_scale = None;
     let mut target = Target::Result;
     let mut label_scale = None;
+    let mut label_engine = None;
     let mut threats_only = false;
     let mut write = None;
     let mut holdout = 10;
@@ -194,6 +210,9 @@ pub fn run(args: &[String]) -> Result<i32> {
                 let v = it.next().context("--label-scale needs a number")?;
                 label_scale = Some(v.parse::<f64>().context("--label-scale needs a number")?);
             }
+            "--label-engine" => {
+                label_engine = Some(it.next().context("--label-engine needs a name")?.clone());
+            }
             "--scale" => {
                 let v = it.next().context("--scale needs a number")?;
                 fixed_scale = Some(v.parse::<f64>().context("--scale needs a number")?);
@@ -217,6 +236,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                     "--target search labels positions with the logged search scores, both with their mean with the result."
                 );
                 println!("--label-scale S reads those scores on another engine's logistic scale.");
+                println!("--label-engine NAME keeps only the scores that player logged.");
                 println!("--threats-only fits the threat table alone, the other weights held.");
                 println!(
                     "--holdout K keeps every K-th game out of the fit, to measure it (0: none)."
@@ -248,7 +268,10 @@ pub fn run(args: &[String]) -> Result<i32> {
     paths.sort();
     let mut games = Vec::new();
     for path in &paths {
-        if let Some(game) = read_game(path)? {
+        if let Some(mut game) = read_game(path)? {
+            if let Some(engine) = &label_engine {
+                game.keep_scores_of(engine);
+            }
             games.push(game);
         }
     }
@@ -358,11 +381,13 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
     };
     let mut moves = Vec::new();
     let mut scores = Vec::new();
+    let mut black_moves = Vec::new();
     let mut opening = 0;
     for node in &nodes[1..] {
-        let Some((_, point)) = node.iter().find(|(k, _)| k == "B" || k == "W") else {
+        let Some((key, point)) = node.iter().find(|(k, _)| k == "B" || k == "W") else {
             continue;
         };
+        black_moves.push(key == "B");
         let coords: Vec<usize> = point
             .chars()
             .map(coordinate)
@@ -389,6 +414,8 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
         opening,
         black_score,
         scores,
+        players: ["PB", "PW"].map(|k| get(k).unwrap_or_default().to_string()),
+        black_moves,
     }))
 }
 
@@ -808,8 +835,9 @@ mod tests {
         let path = dir.join("game.sgf");
         fs::write(
             &path,
-            "(;FF[4]GM[4]SZ[15]RU[renju]RE[W+]C[white makes five]\n;B[hh]C[opening]\n\
-             ;W[gh]C[opening]\n;B[ii]C[12.0 ms\nMESSAGE a \\] b]\n;W[nb]C[1 ms])",
+            "(;FF[4]GM[4]SZ[15]RU[renju]PB[Tengen]PW[Rapfi]RE[W+]C[white makes five]\n\
+             ;B[hh]C[opening]\n;W[gh]C[opening]\n;B[ii]C[12.0 ms\nMESSAGE a \\] b\n\
+             depth 3 score +12 nodes 9 pv 1,1]\n;W[nb]C[1 ms\nSpeed 1K | Eval -40 | Node 1K])",
         )
         .unwrap();
         let game = read_game(&path).unwrap().unwrap();
@@ -818,7 +846,11 @@ mod tests {
         assert_eq!(game.opening, 2);
         assert_eq!(game.moves, vec![(7, 7), (6, 7), (8, 8), (13, 1)]);
         assert_eq!(game.black_score, 0.0);
-        assert_eq!(game.scores[..2], [None, None]);
+        assert_eq!(game.scores, [None, None, Some(12), Some(-40)]);
+        assert_eq!(game.players, ["Tengen", "Rapfi"]);
+        let mut rapfi = game;
+        rapfi.keep_scores_of("Rapfi");
+        assert_eq!(rapfi.scores, [None, None, None, Some(-40)]);
     }
 
     /// Comments as the arena records them: Tengen's progress lines and Rapfi's status
