@@ -66,8 +66,25 @@ pub struct Worker<'a> {
     evals: [i32; MAX_PLY],
 }
 
-/// A ply's generated moves and their ordering scores.
-type MoveBuffers = (Vec<Pos>, Vec<(i32, Pos)>);
+/// A ply's generated moves and their ordering keys (see `order_key`).
+type MoveBuffers = (Vec<Pos>, Vec<u64>);
+
+/// A move's ordering score and its point in one key: a higher key comes first, and
+/// among equal scores the lower point, so the order (and the bench) is deterministic.
+#[inline]
+fn order_key(score: i32, mv: Pos) -> u64 {
+    ((score as i64 - i32::MIN as i64) as u64) << 16 | (u16::MAX as usize - mv.index()) as u64
+}
+
+/// The move of an `order_key`.
+#[inline]
+fn key_move(key: u64) -> Pos {
+    Pos::from_index(u16::MAX as usize - (key & 0xFFFF) as usize)
+}
+
+/// Moves an ordering picks one at a time. Most nodes are cut by one of their first
+/// moves: those are found by selection, and the rest sorted only when a node gets there.
+const SELECTED_MOVES: usize = 3;
 
 /// The window and facts of a node handed from `search` to `expand`.
 #[derive(Clone, Copy)]
@@ -321,7 +338,7 @@ impl<'a> Worker<'a> {
 
     /// Generates, orders and searches the moves of a node whose threats and table entry
     /// did not settle it. `moves` and `scored` are this ply's reusable buffers.
-    fn expand(&mut self, node: &Node, moves: &mut Vec<Pos>, scored: &mut Vec<(i32, Pos)>) -> i32 {
+    fn expand(&mut self, node: &Node, moves: &mut Vec<Pos>, scored: &mut Vec<u64>) -> i32 {
         let Node {
             mut alpha,
             beta,
@@ -384,10 +401,8 @@ impl<'a> Worker<'a> {
                 movegen::order_score(&self.board, mv, us) * 16
                     + self.history[us.index() * GRID + mv.index()] / 64
             };
-            (s, mv)
+            order_key(s, mv)
         }));
-        // Position breaks ties, so the order (and the bench) is deterministic.
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
 
         let improving = ply < 2 || static_eval > self.evals[ply - 2];
         let move_limit = move_count_limit(depth, improving);
@@ -406,7 +421,15 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut tried_quiet = [Pos::NONE; 32];
         let mut tried_quiet_len = 0;
-        for &(_, mv) in scored.iter() {
+        for next in 0..scored.len() {
+            if next < SELECTED_MOVES {
+                let rest = &mut scored[next..];
+                let first = (0..rest.len()).max_by_key(|&i| rest[i]).unwrap_or(0);
+                rest.swap(0, first);
+            } else if next == SELECTED_MOVES {
+                scored[next..].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let mv = key_move(scored[next]);
             // Moves that make no three or four of our own are quiet; the ones among them
             // that take a point where the opponent would make a three are reduced less.
             let (own, theirs) = (self.board.shape(mv, us), self.board.shape(mv, them));
@@ -416,11 +439,13 @@ impl<'a> Worker<'a> {
             // few moves are searched (more at depth, and where the position improves),
             // and near the leaves moves that make nothing for either side are skipped.
             if ply > 0 && searched > 0 && best > -WIN_THRESHOLD && mv != tt_move {
+                // Neither `searched` nor `best` changes while moves are skipped, and the
+                // table move came first: past the limit, every later move is skipped too.
+                if searched >= move_limit {
+                    break;
+                }
                 let trivial = own == Shape::None && theirs == Shape::None;
-                if searched >= move_limit
-                    || (trivial && depth < TRIVIAL_PRUNE_DEPTH)
-                    || (!pv_node && quiet && futile)
-                {
+                if (trivial && depth < TRIVIAL_PRUNE_DEPTH) || (!pv_node && quiet && futile) {
                     continue;
                 }
             }
@@ -645,6 +670,12 @@ fn reduction(depth: i32, searched: usize) -> i32 {
 /// Moves searched at a node before the rest are pruned: `3 + depth^1.32`, doubled where
 /// the side to move is improving.
 fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let base = MOVE_COUNT_BASE + (depth.max(0) as f64).powf(MOVE_COUNT_EXPONENT) as usize;
+    let limit = |d: usize| MOVE_COUNT_BASE + (d as f64).powf(MOVE_COUNT_EXPONENT) as usize;
+    // A power per node showed in the profile; extensions rarely take a node past the
+    // deepest iteration, and there it is computed.
+    static TABLE: OnceLock<Vec<usize>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..=MAX_DEPTH as usize + 1).map(limit).collect());
+    let d = depth.max(0) as usize;
+    let base = table.get(d).copied().unwrap_or_else(|| limit(d));
     if improving { 2 * base } else { base }
 }
