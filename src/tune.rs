@@ -27,7 +27,7 @@ use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
 use crate::eval::{
     COMBINATION_VALUE, COMBINATIONS, LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO,
-    THREAT_VALUE, combination_index, threat_entry,
+    THREAT_ENTRIES, THREAT_VALUE, combination_index, threat_entry,
 };
 use crate::movegen::{self, Threat};
 use crate::search::{self, params::LEAF_VCF_NODES};
@@ -701,15 +701,23 @@ fn weights_file(weights: &[f64], opponent_weight: i32) -> String {
     out += "];\n\n";
     out += WEIGHTS_THREATS;
     writeln!(out, "pub const THREAT_VALUE: [i16; {THREATS}] = [").unwrap();
-    for (them, row) in weights[THREAT_INDEX..].chunks(THREAT_CLASSES).enumerate() {
-        let row: Vec<String> = row.iter().map(|&w| int(w).to_string()).collect();
-        writeln!(
-            out,
-            "    {}, // {}",
-            row.join(", "),
-            threat_class_name(them)
-        )
-        .unwrap();
+    const ROLES: [&str; 3] = [
+        "Every rule but renju.",
+        "Renju, black to move.",
+        "Renju, white to move.",
+    ];
+    for (role, table) in weights[THREAT_INDEX..].chunks(THREAT_ENTRIES).enumerate() {
+        writeln!(out, "    // {}", ROLES[role]).unwrap();
+        for (them, row) in table.chunks(THREAT_CLASSES).enumerate() {
+            let row: Vec<String> = row.iter().map(|&w| int(w).to_string()).collect();
+            writeln!(
+                out,
+                "    {}, // {}",
+                row.join(", "),
+                threat_class_name(them)
+            )
+            .unwrap();
+        }
     }
     out += "];\n";
     out
@@ -766,11 +774,12 @@ const WEIGHTS_COMBINATIONS: &str = "\
 ";
 
 const WEIGHTS_THREATS: &str = "\
-/// Threats a position holds: the entry of the side to move's `Board::threat_class` `u`
-/// and the opponent's `t` is `u + 40 * t`, a row per class of the opponent's. A cell's
-/// value cannot tell that the opponent's four-three must be answered now, or that two
-/// threats of the side to move are more than their sum; this table can. Entry 0 is the
-/// tempo's.
+/// Threats a position holds: in the table of the role `r` (`eval::threat_role`), the
+/// entry of the side to move's `Board::threat_class` `u` and the opponent's `t` is
+/// `1600 * r + u + 40 * t`, a row per class of the opponent's. A cell's value cannot
+/// tell that the opponent's four-three must be answered now, or that two threats of the
+/// side to move are more than their sum; this table can. Entry 0 is the tempo's; the
+/// other roles' entry for no threats is what their side to move gains beyond it.
 #[rustfmt::skip]
 ";
 

@@ -23,12 +23,20 @@ pub use weights::*;
 
 use crate::board::pattern::{Pattern, SHAPE_SPACE, Shape, ShapeTable};
 use crate::board::{Board, THREAT_CLASSES};
+use crate::types::{Color, Rule};
 
 /// Number of combinations of four line patterns, in any order.
 pub const COMBINATIONS: usize = 1365;
 
 const _: () = assert!(COMBINATION_VALUE.len() == COMBINATIONS);
-const _: () = assert!(THREAT_VALUE.len() == THREAT_CLASSES * THREAT_CLASSES);
+/// Entries of one role's threat table: a class for each side.
+pub const THREAT_ENTRIES: usize = THREAT_CLASSES * THREAT_CLASSES;
+/// Roles of the threat table: everyone outside renju, and under renju black to move and
+/// white to move, whose threats are worth different things (black's four-three may be
+/// forbidden, white's may win by forcing black onto a forbidden point).
+pub const THREAT_ROLES: usize = 3;
+
+const _: () = assert!(THREAT_VALUE.len() == THREAT_ROLES * THREAT_ENTRIES);
 
 /// The index of the combination of four line patterns in `COMBINATION_VALUE`, the same
 /// for every order of them: the rank of the sorted patterns in the combinatorial number
@@ -116,5 +124,17 @@ pub fn evaluate(board: &Board) -> i32 {
 #[inline]
 pub fn threat_entry(board: &Board) -> usize {
     let us = board.side_to_move();
-    board.threat_class(us) + THREAT_CLASSES * board.threat_class(us.opp())
+    THREAT_ENTRIES * threat_role(board.rule(), us)
+        + board.threat_class(us)
+        + THREAT_CLASSES * board.threat_class(us.opp())
+}
+
+/// The role whose part of `THREAT_VALUE` prices the threats when `us` is to move.
+#[inline]
+pub fn threat_role(rule: Rule, us: Color) -> usize {
+    match (rule, us) {
+        (Rule::Renju, Color::Black) => 1,
+        (Rule::Renju, Color::White) => 2,
+        _ => 0,
+    }
 }
