@@ -27,7 +27,7 @@ use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
 use crate::eval::{
     COMBINATION_VALUE, COMBINATIONS, LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO,
-    THREAT_ENTRIES, THREAT_VALUE, combination_index, threat_entry,
+    THREAT_ENTRIES, THREAT_ROLES, THREAT_VALUE, combination_index, threat_entry,
 };
 use crate::movegen::{self, Threat};
 use crate::search::{self, params::LEAF_VCF_NODES};
@@ -701,7 +701,7 @@ fn weights_file(weights: &[f64], opponent_weight: i32) -> String {
     out += "];\n\n";
     out += WEIGHTS_THREATS;
     writeln!(out, "pub const THREAT_VALUE: [i16; {THREATS}] = [").unwrap();
-    const ROLES: [&str; 3] = [
+    const ROLES: [&str; THREAT_ROLES] = [
         "Every rule but renju.",
         "Renju, black to move.",
         "Renju, white to move.",

@@ -10,7 +10,8 @@
 //! and a correction for the combination of the four patterns, which the lines' sum
 //! cannot see (two closed threes on one cell are more than twice one). The board also
 //! counts each colour's kinds of fours and threes, and a table adds what the
-//! combination of both sides' threats is worth beyond their cells.
+//! combination of both sides' threats is worth beyond their cells; under renju each
+//! colour to move has a table of its own.
 //!
 //! The weights are named constants in `weights.rs`: `pbrain-tengen tune` fits them to
 //! arena games (see `tune.rs`) and prints that file's tables.
