@@ -1,6 +1,7 @@
 //! Yixin-Board extensions and Swap2.
 
 use crate::harness::{Brain, parse_move};
+use crate::records::{self, field, number, points, points_of};
 use std::collections::BTreeSet;
 
 /// Parses `FORBID xxyy….` into points.
@@ -68,11 +69,7 @@ fn renju_black_never_plays_a_forbidden_point() {
 
 #[test]
 fn yxshowforbid_agrees_with_the_shared_records() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/testdata/renju_forbidden.jsonl"
-    );
-    let text = std::fs::read_to_string(path).expect("shared forbidden-point records");
+    let text = records::shared("renju_forbidden.jsonl");
     let mut brain = Brain::start();
     let mut size = 0;
     let mut checked = 0;
@@ -112,44 +109,6 @@ fn yxshowforbid_agrees_with_the_shared_records() {
         checked += 1;
     }
     assert!(checked >= 300, "only {checked} records");
-}
-
-/// The raw JSON text of `key`'s value in a one-line record.
-fn field<'a>(record: &'a str, key: &str) -> &'a str {
-    let start = record
-        .find(&format!("\"{key}\": "))
-        .unwrap_or_else(|| panic!("no {key}"))
-        + key.len()
-        + 4;
-    &record[start..]
-}
-
-fn number(record: &str, key: &str) -> usize {
-    let text = field(record, key);
-    let end = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    text[..end].parse().expect("a number")
-}
-
-fn points(record: &str, key: &str) -> Vec<(usize, usize)> {
-    points_of(field(record, key))
-}
-
-/// The `[x, y]` pairs at the start of `text`: either one pair or a list of pairs.
-fn points_of(text: &str) -> Vec<(usize, usize)> {
-    let nested = text.starts_with("[[") || text.starts_with("[]");
-    let end = if nested {
-        text.find("]]").map_or(2, |i| i + 2)
-    } else {
-        text.find(']').unwrap() + 1
-    };
-    let numbers: Vec<usize> = text[..end]
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
-    numbers.chunks(2).map(|p| (p[0], p[1])).collect()
 }
 
 #[test]

@@ -11,3 +11,4 @@ mod harness;
 mod league;
 mod lifecycle;
 mod memory;
+mod records;

@@ -1,16 +1,16 @@
 //! Runs the real binary's `play` command with scripted input, a line at a time, reading
 //! its answer up to the next prompt: moves in both notations, refused moves, undo, hint,
-//! restart, save (the files read back), a lost game, renju's forbidden points, watching,
-//! and the end of input.
+//! restart, save and load (the files read back and played on), a lost game, renju's
+//! forbidden points in the shared records' positions, watching, and the end of input.
 
-use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
-use tengen::board::Board;
-use tengen::board::pattern::Shape;
-use tengen::types::{Color, Pos, Rule};
+
+mod records;
+
+use records::{field, number, points, points_of};
 
 /// Far above what any of these sessions needs; only a hang gets near it.
 const HANG_LIMIT: Duration = Duration::from_secs(120);
@@ -221,7 +221,7 @@ fn a_scripted_game_in_both_notations() {
     );
     assert!(!reply.contains("plays"), "a hint plays nothing: {reply}");
     let reply = s.say("HELP");
-    for word in ["undo", "restart", "hint", "save FILE", "quit"] {
+    for word in ["undo", "restart", "hint", "save FILE", "load FILE", "quit"] {
         assert!(reply.contains(word), "{reply}");
     }
 
@@ -267,12 +267,42 @@ fn a_scripted_game_in_both_notations() {
         moves[1].starts_with(&format!("W[{}{}]", letter(white_x), letter(white_y))),
         "{text}"
     );
-    std::fs::remove_file(psq).unwrap();
-    std::fs::remove_file(sgf).unwrap();
 
     let reply = s.say("restart");
     assert!(reply.contains("New game."), "{reply}");
     assert_eq!(count(&last_board(&reply, 15), '.'), 225);
+    // Either file brings the saved position back, black (the person) to move.
+    for file in [&psq, &sgf] {
+        let reply = s.say(&format!("load {}", file.display()));
+        assert!(
+            reply.contains(&format!(
+                "Loaded 2 moves from {}: freestyle on 15x15.",
+                file.display()
+            )),
+            "{reply}"
+        );
+        assert_eq!(last_board(&reply, 15), board, "{reply}");
+        assert!(reply.ends_with("black (you) to move> "), "{reply}");
+    }
+    std::fs::remove_file(psq).unwrap();
+    std::fs::remove_file(&sgf).unwrap();
+    let reply = s.say(&format!("load {}", sgf.display()));
+    assert!(
+        reply.contains(&format!("cannot read {}", sgf.display())),
+        "{reply}"
+    );
+    assert!(
+        !reply.contains("Loaded") && reply.ends_with("black (you) to move> "),
+        "a failed load changes nothing: {reply}"
+    );
+    // With white to move in the record, Tengen (white) answers at once.
+    let one = temp_file("one.psq");
+    std::fs::write(&one, "Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\n").unwrap();
+    let reply = s.say(&format!("load {}", one.display()));
+    std::fs::remove_file(&one).unwrap();
+    assert!(reply.contains("white (Tengen) plays "), "{reply}");
+    assert_eq!(count(&last_board(&reply, 15), 'O'), 1, "{reply}");
+    assert!(reply.ends_with("black (you) to move> "), "{reply}");
 
     let (rest, status) = s.end_of_input();
     assert_eq!(status, 0, "{rest}");
@@ -312,7 +342,17 @@ fn a_lost_game_is_over_until_undone() {
     let sgf = temp_file("lost.sgf");
     s.say(&format!("save {}", sgf.display()));
     let text = std::fs::read_to_string(&sgf).unwrap();
+    // Loaded on a fresh board of another size, the game is over again, on its own board.
+    let mut fresh = Session::start(&[&FAST[..], &["--load", &sgf.display().to_string()]].concat());
+    let reply = fresh.until_prompt();
     std::fs::remove_file(&sgf).unwrap();
+    assert!(reply.contains("freestyle on 9x9"), "{reply}");
+    assert!(
+        reply.contains("White (Tengen) wins with five in a row.") && reply.ends_with("game over> "),
+        "{reply}"
+    );
+    assert_eq!(last_board(&reply, 9), last_board(&s.transcript, 9));
+    assert_eq!(fresh.quit().1, 0);
     assert!(text.contains("RE[W+]"), "{text}");
     assert!(
         text.contains("C[White (Tengen) wins with five in a row]"),
@@ -327,113 +367,92 @@ fn a_lost_game_is_over_until_undone() {
     assert_eq!((rest.as_str(), status), ("quit\n", 0));
 }
 
-/// The position drawn in `shown`, rebuilt with the library (order does not matter for
-/// forbidden points).
-fn rebuild(shown: &[Vec<char>], rule: Rule) -> Board {
-    let mut board = Board::new(shown[0].len(), shown.len(), rule);
-    for (y, row) in shown.iter().enumerate() {
-        for (x, &c) in row.iter().enumerate() {
-            match c {
-                'X' => board.place(Pos::new(x, y), Color::Black),
-                'O' => board.place(Pos::new(x, y), Color::White),
-                _ => {}
-            }
-        }
-    }
-    board
-}
-
 /// x, y as the protocol counts them.
 type Point = (usize, usize);
 
-/// A double-three shape for black: two twos crossing at an empty key point, which the
-/// fourth stone makes forbidden. Returns the four stones and every point white must
-/// leave alone for both threes to stay real (the stones, the key and the line ends).
-fn shape(cx: usize, cy: usize) -> ([Point; 4], Vec<Point>) {
-    let stones = [(cx - 2, cy), (cx - 1, cy), (cx, cy - 2), (cx, cy - 1)];
-    let mut critical: Vec<Point> = (cx - 3..=cx + 1).map(|x| (x, cy)).collect();
-    critical.extend((cy - 3..=cy + 1).map(|y| (cx, y)));
-    (stones, critical)
+/// The shared forbidden-point records' 15×15 positions with as many black stones as
+/// white (black to move), each with its labelled points: (point, forbidden, kind).
+type Labelled = (Vec<Point>, Vec<Point>, Vec<(Point, bool, String)>);
+
+fn balanced_renju_positions() -> Vec<Labelled> {
+    let mut positions: Vec<Labelled> = Vec::new();
+    for record in records::shared("renju_forbidden.jsonl").lines() {
+        let black = points(record, "black");
+        let white = points(record, "white");
+        if record.trim().is_empty() || number(record, "size") != 15 || black.len() != white.len() {
+            continue;
+        }
+        // The kind is a string: the text up to its closing quote.
+        let kind = field(record, "kind")[1..].split('"').next().unwrap();
+        let label = (
+            points_of(field(record, "point"))[0],
+            field(record, "forbidden").starts_with("true"),
+            kind.to_string(),
+        );
+        match positions
+            .iter_mut()
+            .find(|(b, w, _)| *b == black && *w == white)
+        {
+            Some((_, _, labels)) => labels.push(label),
+            None => positions.push((black, white, vec![label])),
+        }
+    }
+    positions
 }
 
 #[test]
-fn renju_shows_and_refuses_black_forbidden_points() {
+fn loaded_renju_positions_show_and_refuse_the_shared_forbidden_points() {
     let mut s = Session::start(&[&FAST[..], &["--rule", "renju"]].concat());
-    let mut reply = s.until_prompt();
+    let reply = s.until_prompt();
     assert!(reply.contains("Black's forbidden points are marked x."));
-    // White's replies are not scripted: black builds a shape, and when white's reply
-    // spoils it, takes the pair back (undo) and tries another stone or shape there.
-    let centres = [(7, 7), (4, 4), (10, 10), (4, 10), (10, 4)];
-    // (position, stone) pairs that let white spoil the shape.
-    let mut refused: HashSet<(String, Point)> = HashSet::new();
-    let forbidden = 'search: loop {
-        assert!(refused.len() < 60, "no forbidden point:\n{}", s.transcript);
+    let positions = balanced_renju_positions();
+    assert!(positions.len() >= 30, "{} positions", positions.len());
+    let file = temp_file("renju.psq");
+    let (mut forbidden, mut allowed) = (0, 0);
+    for (black, white, labels) in &positions {
+        // Saved as Piskvork would: the stones in turn from black, counted from 1.
+        let mut text = String::from("Piskvorky 15x15, 11:11, 0\n");
+        for ((bx, by), (wx, wy)) in black.iter().zip(white) {
+            text += &format!("{},{},0\n{},{},0\n", bx + 1, by + 1, wx + 1, wy + 1);
+        }
+        text += "-1\n";
+        std::fs::write(&file, text).unwrap();
+        let reply = s.say(&format!("load {}", file.display()));
+        assert!(
+            reply.contains(&format!("Loaded {} moves from ", 2 * black.len()))
+                && reply.contains(": renju on 15x15."),
+            "{reply}"
+        );
         assert!(reply.ends_with("black (you) to move> "), "{reply}");
         let shown = last_board(&reply, 15);
-        let board = rebuild(&shown, Rule::Renju);
-        let marked: Vec<Pos> = board
-            .points()
-            .filter(|p| shown[p.y()][p.x()] == 'x')
-            .collect();
-        assert_eq!(marked, board.forbidden_points(), "{reply}");
-        if let Some(&pos) = marked.first() {
-            break pos;
-        }
-        // White's own threats come first: black blocks a five, then an open four's point,
-        // or every shape would be lost to them.
-        let urgent = [Shape::Five, Shape::Flex4].into_iter().find_map(|threat| {
-            board
-                .points()
-                .find(|&p| board.is_empty(p) && board.shape(p, Color::White) == threat)
-                .filter(|&p| !board.is_forbidden(p))
-        });
-        if let Some(p) = urgent {
-            reply = s.say(&format!("{},{}", p.x(), p.y()));
-            continue 'search;
-        }
-        let position: String = shown.iter().flatten().collect();
-        for &(cx, cy) in &centres {
-            let (stones, critical) = shape(cx, cy);
-            if critical.iter().any(|&(x, y)| shown[y][x] == 'O') {
+        for &((x, y), is_forbidden, ref kind) in labels {
+            let mark = shown[y][x];
+            assert_eq!(mark == 'x', is_forbidden, "{x},{y} ({kind}):\n{reply}");
+            if !is_forbidden {
+                allowed += 1;
                 continue;
             }
-            let Some(&stone) = stones
-                .iter()
-                .find(|&&p| shown[p.1][p.0] == '.' && !refused.contains(&(position.clone(), p)))
-            else {
-                continue;
+            forbidden += 1;
+            let name = format!("{}{}", char::from(b'a' + x as u8), 15 - y);
+            let reply = s.say(&name.to_uppercase());
+            let kind = match kind.as_str() {
+                "double-three" => "a double three",
+                "double-four" => "a double four",
+                _ => "an overline (six or more in a row)",
             };
-            reply = s.say(&format!("{},{}", stone.0, stone.1));
-            let after = last_board(&reply, 15);
-            if critical.iter().any(|&(x, y)| after[y][x] == 'O') || reply.ends_with("game over> ") {
-                refused.insert((position, stone));
-                reply = s.say("undo");
-            }
-            continue 'search;
+            let refusal =
+                format!("{name} ({x},{y}) is forbidden for black under renju: it makes {kind}");
+            assert!(reply.contains(&refusal), "{refusal}:\n{reply}");
+            assert!(
+                reply.ends_with("black (you) to move> ") && !reply.contains("plays"),
+                "the refused move is not played: {reply}"
+            );
         }
-        panic!("every shape is spoiled:\n{}", s.transcript);
-    };
-    let name = format!(
-        "{}{}",
-        char::from(b'a' + forbidden.x() as u8),
-        15 - forbidden.y()
-    );
-    let reply = s.say(&name.to_uppercase());
-    let refusal = format!(
-        "{name} ({},{}) is forbidden for black under renju: it makes ",
-        forbidden.x(),
-        forbidden.y()
-    );
-    assert!(reply.contains(&refusal), "{reply}");
+    }
+    std::fs::remove_file(&file).unwrap();
     assert!(
-        ["a double three", "a double four", "an overline"]
-            .iter()
-            .any(|kind| reply.contains(&format!("{refusal}{kind}"))),
-        "{reply}"
-    );
-    assert!(
-        reply.ends_with("black (you) to move> ") && !reply.contains("plays"),
-        "the refused move is not played: {reply}"
+        forbidden >= 30 && allowed >= 100,
+        "{forbidden} forbidden, {allowed} allowed"
     );
     let (_, status) = s.end_of_input();
     assert_eq!(status, 0);

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::arena::record::coordinate;
+use crate::arena::record::{coordinate, parse_sgf};
 use crate::board::Board;
 use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
@@ -434,38 +434,6 @@ fn last_score(comment: &str) -> Option<i32> {
     };
     let mut words = line.split_whitespace().skip_while(|&w| w != key).skip(1);
     words.next()?.parse().ok()
-}
-
-/// The nodes of a single-line SGF game, each a list of (property, value) pairs.
-fn parse_sgf(text: &str) -> Result<Vec<Vec<(String, String)>>> {
-    let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
-    let mut chars = text.chars().peekable();
-    let mut ident = String::new();
-    while let Some(c) = chars.next() {
-        match c {
-            ';' => nodes.push(Vec::new()),
-            'A'..='Z' => ident.push(c),
-            '[' => {
-                let mut value = String::new();
-                loop {
-                    match chars.next() {
-                        Some('\\') => value.extend(chars.next()),
-                        Some(']') => break,
-                        Some(c) => value.push(c),
-                        None => bail!("unterminated value"),
-                    }
-                }
-                let node = nodes.last_mut().context("property before the first node")?;
-                node.push((ident.clone(), value));
-                // A property may hold several values; the identifier stays until the next.
-                if chars.peek() != Some(&'[') {
-                    ident.clear();
-                }
-            }
-            _ => ident.clear(),
-        }
-    }
-    Ok(nodes)
 }
 
 /// The quiet positions of a game after its opening, with their labels.

@@ -10,9 +10,12 @@
 //! PSQ is what Piskvork's "open" reads: a header `Piskvorky WxH, 11:11, 0`, one `x,y,ms`
 //! line per stone with coordinates from 1, the two players' names (black first) and a
 //! final code line (`-1`, as GomocupJudge writes).
+//!
+//! `read` takes either format back to its stones, for the terminal mode's `load`.
 
 use super::game::{GameRecord, Reason};
-use crate::types::{Color, Rule};
+use crate::types::{Color, MAX_SIZE, MIN_SIZE, Rule};
+use anyhow::{Context, Result, bail};
 use std::fmt::Write;
 
 /// What a record needs besides the game itself.
@@ -130,6 +133,166 @@ fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
+/// The stones of a game record, as `read` finds them.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub width: usize,
+    pub height: usize,
+    /// The rule an SGF record names (`RU`); PSQ records name none.
+    pub rule: Option<Rule>,
+    /// Points (x, y from the top-left, from 0) in play order, black first.
+    pub moves: Vec<(usize, usize)>,
+}
+
+/// Reads an SGF or PSQ record (as `sgf` and `psq` write them, and as Piskvork saves
+/// them) back to its board size, rule and moves. Points are checked against the board;
+/// whether the moves make a legal game is the caller's business.
+pub fn read(text: &str) -> Result<Replay> {
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    let replay = if text.starts_with('(') {
+        read_sgf(text)?
+    } else if text.starts_with("Piskvorky") {
+        read_psq(text)?
+    } else {
+        bail!("neither an SGF record (starting with \"(;\") nor a PSQ one (\"Piskvorky\")");
+    };
+    let sides = MIN_SIZE..=MAX_SIZE;
+    if !sides.contains(&replay.width) || !sides.contains(&replay.height) {
+        bail!(
+            "the board is {}x{}; sides go from {MIN_SIZE} to {MAX_SIZE}",
+            replay.width,
+            replay.height
+        );
+    }
+    if let Some(n) = replay
+        .moves
+        .iter()
+        .position(|&(x, y)| x >= replay.width || y >= replay.height)
+    {
+        let (x, y) = replay.moves[n];
+        bail!("move {} ({x},{y}) is off the board", n + 1);
+    }
+    Ok(replay)
+}
+
+fn read_sgf(text: &str) -> Result<Replay> {
+    let nodes = parse_sgf(text)?;
+    let root = nodes.first().context("no node")?;
+    let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
+    let size = |v: &str| {
+        v.parse::<usize>()
+            .with_context(|| format!("bad size {v:?}"))
+    };
+    let (width, height) = match get("SZ") {
+        // SGF's default for Gomoku boards.
+        None => (15, 15),
+        Some(sz) => match sz.split_once(':') {
+            Some((w, h)) => (size(w)?, size(h)?),
+            None => (size(sz)?, size(sz)?),
+        },
+    };
+    let rule = get("RU").and_then(|ru| {
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(ru))
+    });
+    let mut moves = Vec::new();
+    for node in &nodes {
+        if node.iter().any(|(k, _)| k == "AB" || k == "AW") {
+            bail!("setup stones (AB, AW) are not supported, only moves (B, W)");
+        }
+        let Some((key, point)) = node.iter().find(|(k, _)| k == "B" || k == "W") else {
+            continue;
+        };
+        let black = moves.len() % 2 == 0;
+        if (key == "B") != black {
+            bail!(
+                "move {} is {key}[{point}], but {} is to move",
+                moves.len() + 1,
+                if black { "black" } else { "white" }
+            );
+        }
+        let coords: Option<Vec<usize>> = point.chars().map(coordinate).collect();
+        let Some(&[x, y]) = coords.as_deref() else {
+            bail!("move {} has no point: {key}[{point}]", moves.len() + 1);
+        };
+        moves.push((x, y));
+    }
+    Ok(Replay {
+        width,
+        height,
+        rule,
+        moves,
+    })
+}
+
+fn read_psq(text: &str) -> Result<Replay> {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    // "Piskvorky 20x15, 11:11, 0"
+    let dims = header
+        .split_whitespace()
+        .nth(1)
+        .map(|d| d.trim_end_matches(','))
+        .and_then(|d| d.split_once('x'))
+        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+    let Some((width, height)) = dims else {
+        bail!("the first line gives no board size: {header:?}");
+    };
+    // Moves are `x,y,ms` from 1; the players' names and the final codes follow.
+    let moves = lines
+        .map_while(|line| {
+            let fields: Vec<usize> = line
+                .trim()
+                .split(',')
+                .map(|f| f.trim().parse().ok())
+                .collect::<Option<_>>()?;
+            match fields[..] {
+                [x, y] | [x, y, _] if x >= 1 && y >= 1 => Some((x - 1, y - 1)),
+                _ => None,
+            }
+        })
+        .collect();
+    Ok(Replay {
+        width,
+        height,
+        rule: None,
+        moves,
+    })
+}
+
+/// The nodes of a single-line SGF game, each a list of (property, value) pairs.
+pub(crate) fn parse_sgf(text: &str) -> Result<Vec<Vec<(String, String)>>> {
+    let mut nodes: Vec<Vec<(String, String)>> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut ident = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            ';' => nodes.push(Vec::new()),
+            'A'..='Z' => ident.push(c),
+            '[' => {
+                let mut value = String::new();
+                loop {
+                    match chars.next() {
+                        Some('\\') => value.extend(chars.next()),
+                        Some(']') => break,
+                        Some(c) => value.push(c),
+                        None => bail!("unterminated value"),
+                    }
+                }
+                let node = nodes.last_mut().context("property before the first node")?;
+                node.push((ident.clone(), value));
+                // A property may hold several values; the identifier stays until the next.
+                if chars.peek() != Some(&'[') {
+                    ident.clear();
+                }
+            }
+            _ => ident.clear(),
+        }
+    }
+    Ok(nodes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +387,64 @@ mod tests {
             text,
             "Piskvorky 20x15, 11:11, 0\n8,8,0\n9,8,0\n8,9,1\n28,1,20\nNew\nOld\n-1\n"
         );
+    }
+
+    #[test]
+    fn records_read_back_to_their_stones() {
+        let finished = game(Some(Color::White), Reason::Five);
+        let stones = vec![(7, 7), (8, 7), (7, 8), (27, 0)];
+        let back = read(&sgf(&header(32, 20), &finished)).unwrap();
+        assert_eq!(
+            back,
+            Replay {
+                width: 32,
+                height: 20,
+                rule: Some(Rule::Renju),
+                moves: stones.clone(),
+            }
+        );
+        let back = read(&psq(&header(32, 20), &finished)).unwrap();
+        assert_eq!((back.width, back.height, back.rule), (32, 20, None));
+        assert_eq!(back.moves, stones);
+    }
+
+    #[test]
+    fn piskvork_and_other_sgf_records_read() {
+        // As Piskvork saves a game: moves from 1 with times, then names and codes.
+        let psq =
+            "Piskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,312\r\n8,9,5\r\npbrain-a.exe\r\n-1\r\n";
+        assert_eq!(read(psq).unwrap().moves, vec![(7, 7), (8, 8), (7, 8)]);
+        // No size means 15; other programs' rule names are not ours; comments may hold
+        // semicolons and escaped brackets.
+        let sgf = "(;GM[4]RU[RIF];B[hh]C[a;b \\] c];W[ii])";
+        assert_eq!(
+            read(sgf).unwrap(),
+            Replay {
+                width: 15,
+                height: 15,
+                rule: None,
+                moves: vec![(7, 7), (8, 8)],
+            }
+        );
+        assert_eq!(
+            read("(;SZ[15]RU[Freestyle])").unwrap().rule,
+            Some(Rule::Freestyle)
+        );
+    }
+
+    #[test]
+    fn bad_records_are_explained() {
+        let error = |text: &str| format!("{:#}", read(text).unwrap_err());
+        assert!(error("hello").contains("neither an SGF record"));
+        assert!(error("(;SZ[4])").contains("the board is 4x4"));
+        assert!(error("(;SZ[9:40])").contains("the board is 9x40"));
+        assert!(error("(;SZ[15];B[hh];B[ii])").contains("move 2 is B[ii], but white is to move"));
+        assert!(error("(;SZ[15];B[])").contains("move 1 has no point"));
+        assert!(error("(;SZ[15]AB[hh];W[ii])").contains("setup stones"));
+        assert!(error("(;SZ[9];B[hh];W[jj])").contains("move 2 (9,9) is off the board"));
+        assert!(error("(;SZ[big])").contains("bad size"));
+        assert!(error("(;SZ[15];B[hh]C[open").contains("unterminated"));
+        assert!(error("Piskvorky 15x, 11:11, 0\n").contains("no board size"));
+        assert!(error("Piskvorky 10x10, 11:11, 0\n11,1,0\n").contains("off the board"));
     }
 }

@@ -10,14 +10,14 @@ use super::notation::{Input, parse_input, point_name, renju_name};
 use super::options::Options;
 use super::render;
 use crate::arena::game::{GameRecord, MoveRecord, Outcome, Reason};
-use crate::arena::record;
+use crate::arena::record::{self, Replay};
 use crate::arena::referee::Fault;
 use crate::board::Board;
 use crate::board::pattern::Pattern;
 use crate::engine::{Engine, EngineError};
 use crate::search::{Limits, SearchResult, score_to_string};
 use crate::types::{Color, Pos, Rule};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::Arc;
@@ -36,6 +36,8 @@ Commands:
   hint        Tengen's suggestion for your move, with its evaluation
   save FILE   save the game: a name ending in .sgf is written as SGF, any other as
               PSQ (Piskvork's format)
+  load FILE   go on from a game saved as SGF or PSQ, on its board and, when the
+              file names one, under its rule
   help        this text
   quit        leave (so does the end of input, Ctrl-D)
 Board: X black, O white, [ ] the last move, x a point forbidden for black (renju).";
@@ -48,7 +50,12 @@ pub fn run(
     mut input: impl BufRead,
     out: impl Write,
 ) -> Result<()> {
+    let load = options.load.clone();
     let mut game = Game::new(options, colour, out)?;
+    // Loaded first, so that the introduction gives the record's rule and size.
+    if let Some(path) = load {
+        game.load(&path)??;
+    }
     game.introduce()?;
     loop {
         if game.engine_to_move() {
@@ -263,6 +270,11 @@ impl<W: Write> Game<W> {
             Input::Restart => self.restart()?,
             Input::Hint => self.hint()?,
             Input::Save(path) => self.save(&path)?,
+            Input::Load(path) => {
+                if let Err(error) = self.load(&path)? {
+                    writeln!(self.out, "{error:#}")?;
+                }
+            }
             Input::Help => writeln!(self.out, "{HELP}")?,
             Input::Quit => return Ok(false),
         }
@@ -272,7 +284,7 @@ impl<W: Write> Game<W> {
     fn game_over(&mut self) -> Result<()> {
         writeln!(
             self.out,
-            "The game is over; type undo, restart, save FILE or quit."
+            "The game is over; type undo, restart, save FILE, load FILE or quit."
         )?;
         Ok(())
     }
@@ -432,6 +444,36 @@ impl<W: Write> Game<W> {
         Ok(())
     }
 
+    /// Replaces the game with the one saved in `path`. The inner `Err` says why the
+    /// file cannot be loaded; the game shown is then kept as it was.
+    fn load(&mut self, path: &Path) -> Result<Result<()>> {
+        let (replay, rule) = match read_record(path, self.options.rule) {
+            Ok(read) => read,
+            Err(error) => return Ok(Err(error)),
+        };
+        self.engine.set_rule(rule);
+        self.engine
+            .new_game(replay.width as i32, replay.height as i32)?;
+        self.options.rule = rule;
+        self.options.width = replay.width;
+        self.options.height = replay.height;
+        self.moves.clear();
+        self.outcome = None;
+        self.started = Instant::now();
+        for &(x, y) in &replay.moves {
+            self.play(Pos::new(x, y), Duration::ZERO, Vec::new());
+        }
+        writeln!(
+            self.out,
+            "Loaded {} moves from {}: {rule} on {}x{}.",
+            replay.moves.len(),
+            path.display(),
+            replay.width,
+            replay.height
+        )?;
+        Ok(Ok(()))
+    }
+
     fn save(&mut self, path: &Path) -> Result<()> {
         let board = self.board();
         let name = |colour: Color| match self.options.human {
@@ -490,6 +532,40 @@ impl<W: Write> Game<W> {
     }
 }
 
+/// The record in `path` with the rule to play it under (its own, or `rule` when it
+/// names none), once its moves are known to make a game: each on an empty point, and
+/// none after a five or a forbidden point has ended it.
+fn read_record(path: &Path, rule: Rule) -> Result<(Replay, Rule)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let replay = record::read(&text).with_context(|| format!("cannot load {}", path.display()))?;
+    let rule = replay.rule.unwrap_or(rule);
+    let mut board = Board::new(replay.width, replay.height, rule);
+    let mut ended = false;
+    for (i, &(x, y)) in replay.moves.iter().enumerate() {
+        let pos = Pos::new(x, y);
+        let name = point_name(x, y, replay.height);
+        if ended {
+            bail!(
+                "cannot load {}: the game is over after move {i}, but move {}, {name}, follows",
+                path.display(),
+                i + 1
+            );
+        }
+        if !board.is_empty(pos) {
+            bail!(
+                "cannot load {}: move {}, {name}, is on a taken point",
+                path.display(),
+                i + 1
+            );
+        }
+        ended = board.side_to_move() == Color::Black && board.is_forbidden(pos);
+        board.play(pos);
+        ended |= board.winner().is_some();
+    }
+    Ok((replay, rule))
+}
+
 /// Which renju rule a black stone on forbidden `pos` breaks.
 fn forbidden_kind(board: &Board, pos: Pos) -> &'static str {
     let patterns = (0..4).map(|dir| board.pattern(pos, Color::Black, dir));
@@ -539,6 +615,44 @@ mod tests {
             assert!(board.is_forbidden(key), "{kind}");
             assert_eq!(forbidden_kind(&board, key), kind);
         }
+    }
+
+    #[test]
+    fn records_that_are_no_game_are_refused() {
+        let file = std::env::temp_dir().join(format!("tengen-read-{}.psq", std::process::id()));
+        let error = |moves: &str, rule: Rule| {
+            std::fs::write(&file, format!("Piskvorky 15x15, 11:11, 0\n{moves}-1\n")).unwrap();
+            let result = read_record(&file, rule);
+            result
+                .map(|(replay, _)| replay.moves.len())
+                .map_err(|e| format!("{e:#}"))
+        };
+        let taken = error("8,8,0\n9,9,0\n8,8,0\n", Rule::Freestyle).unwrap_err();
+        assert!(
+            taken.ends_with("move 3, h8 (7,7), is on a taken point"),
+            "{taken}"
+        );
+        // Black makes five on the tenth move; an eleventh is one too many.
+        let five: String = (1..=5).map(|x| format!("{x},1,0\n{x},2,0\n")).collect();
+        assert_eq!(error(&five[..five.len() - 6], Rule::Freestyle), Ok(9));
+        let after = error(&five, Rule::Freestyle).unwrap_err();
+        assert!(
+            after.ends_with("the game is over after move 9, but move 10, e14 (4,1), follows"),
+            "{after}"
+        );
+        // Under renju a black stone on a forbidden point ends the game (white wins).
+        let double_three = "6,8,0\n1,1,0\n7,8,0\n1,3,0\n8,6,0\n1,5,0\n8,7,0\n1,7,0\n8,8,0\n";
+        assert_eq!(error(double_three, Rule::Renju), Ok(9));
+        assert_eq!(
+            error(&format!("{double_three}3,3,0\n"), Rule::Freestyle),
+            Ok(10)
+        );
+        let forbidden = error(&format!("{double_three}3,3,0\n"), Rule::Renju).unwrap_err();
+        assert!(
+            forbidden.contains("over after move 9, but move 10, c13 (2,2), follows"),
+            "{forbidden}"
+        );
+        std::fs::remove_file(&file).unwrap();
     }
 
     #[test]

@@ -98,6 +98,7 @@ pub enum Input {
     Restart,
     Hint,
     Save(PathBuf),
+    Load(PathBuf),
     Help,
     Quit,
 }
@@ -116,9 +117,12 @@ pub fn parse_input(line: &str, width: usize, height: usize) -> Result<Option<Inp
         "hint" => Input::Hint,
         "help" | "?" => Input::Help,
         "quit" | "exit" => Input::Quit,
-        "save" if rest.is_empty() => return Err("save needs a file name: save FILE".into()),
+        "save" | "load" if rest.is_empty() => {
+            return Err(format!("{word} needs a file name: {word} FILE"));
+        }
         // The file name keeps its case and any spaces inside it.
         "save" => return Ok(Some(Input::Save(PathBuf::from(rest)))),
+        "load" => return Ok(Some(Input::Load(PathBuf::from(rest)))),
         _ => {
             return match parse_point(line, width, height) {
                 Ok((x, y)) => Ok(Some(Input::Move(x, y))),
@@ -219,6 +223,10 @@ mod tests {
             parse("SAVE My Game.psq"),
             Ok(Some(Input::Save("My Game.psq".into())))
         );
+        assert_eq!(
+            parse("Load ../Games/A.SGF"),
+            Ok(Some(Input::Load("../Games/A.SGF".into())))
+        );
         assert_eq!(parse("H8"), Ok(Some(Input::Move(7, 7))));
         assert_eq!(parse("7, 8"), Ok(Some(Input::Move(7, 8))));
         assert_eq!(parse("   "), Ok(None));
@@ -228,6 +236,10 @@ mod tests {
     fn bad_lines_are_explained() {
         let parse = |line| parse_input(line, 15, 15);
         assert!(parse("save").unwrap_err().contains("file name"));
+        assert_eq!(
+            parse("load "),
+            Err("load needs a file name: load FILE".into())
+        );
         assert!(parse("undo 2").unwrap_err().contains("no argument"));
         assert!(parse("z9").unwrap_err().contains("off the board"));
         assert!(parse("resign").unwrap_err().contains("type help"));

@@ -4,6 +4,7 @@ use crate::arena::config::{parse_rule, parse_size};
 use crate::platform;
 use crate::types::{Color, Rule};
 use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
 use std::time::Duration;
 
 pub const HELP: &str = "\
@@ -23,11 +24,13 @@ Options:
                     default build)
   --watch           Tengen plays both sides while you watch
   --pause SECONDS   with --watch, the pause after each move (default 0.5)
+  --load FILE       start from a game saved as SGF or PSQ (see load below)
   --no-color        plain text (colour is also off when stdout is not a terminal or
                     NO_COLOR is set)
   --help            print this text
 
-Commands during the game: a move, undo, restart, hint, save FILE, help, quit.";
+Commands during the game: a move, undo, restart, hint, save FILE, load FILE, help,
+quit.";
 
 /// Each search thread is an OS thread with a board and buffers of its own; a typo such
 /// as `--threads 1000` should be refused, not obeyed.
@@ -47,6 +50,8 @@ pub struct Options {
     pub threads: usize,
     pub pause: Duration,
     pub no_color: bool,
+    /// A saved game to go on from.
+    pub load: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -61,6 +66,7 @@ impl Default for Options {
             threads: platform::default_threads(),
             pause: Duration::from_millis(500),
             no_color: false,
+            load: None,
         }
     }
 }
@@ -80,6 +86,10 @@ pub fn parse(args: &[String]) -> Result<Command> {
             "-h" | "--help" => return Ok(Command::Help),
             "--watch" => watch = true,
             "--no-color" => options.no_color = true,
+            "--load" => {
+                let path = args.next().context("--load needs a file name")?;
+                options.load = Some(PathBuf::from(path));
+            }
             "--rule" | "--size" | "--color" | "--time" | "--depth" | "--threads" | "--pause" => {
                 let value = args
                     .next()
@@ -164,6 +174,8 @@ mod tests {
             "--threads",
             "3",
             "--no-color",
+            "--load",
+            "My Game.sgf",
         ])
         .unwrap();
         assert_eq!((o.rule, o.width, o.height), (Rule::Renju, 20, 15));
@@ -171,6 +183,7 @@ mod tests {
         assert_eq!(o.time, Duration::from_millis(50));
         assert_eq!(o.threads, 3);
         assert!(o.no_color);
+        assert_eq!(o.load, Some(PathBuf::from("My Game.sgf")));
         let o = parsed(&["--rule", "caro", "--size", "19", "--watch", "--pause", "0"]).unwrap();
         assert_eq!((o.rule, o.width, o.height), (Rule::Caro, 19, 19));
         assert_eq!(o.human, None);
