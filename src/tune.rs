@@ -21,7 +21,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::arena::record::{coordinate, parse_sgf};
+use crate::arena::record::{parse_sgf, sgf_point, sgf_size};
 use crate::board::Board;
 use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
@@ -363,13 +363,7 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
         return Ok(None);
     };
     let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-    let (width, height) = match get("SZ").unwrap_or("15").split_once(':') {
-        Some((w, h)) => (w.parse()?, h.parse()?),
-        None => {
-            let n = get("SZ").unwrap_or("15").parse()?;
-            (n, n)
-        }
-    };
+    let (width, height) = sgf_size(root)?;
     let Some(rule) = Rule::ALL.into_iter().find(|r| Some(r.name()) == get("RU")) else {
         return Ok(None);
     };
@@ -388,12 +382,7 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
             continue;
         };
         black_moves.push(key == "B");
-        let coords: Vec<usize> = point
-            .chars()
-            .map(coordinate)
-            .collect::<Option<_>>()
-            .context("bad point")?;
-        let [x, y] = coords[..] else {
+        let Some((x, y)) = sgf_point(point) else {
             bail!("bad point {point:?}");
         };
         if x >= width || y >= height {

@@ -116,7 +116,7 @@ fn letter(v: i64) -> char {
 }
 
 /// The coordinate an SGF point letter stands for: the inverse of `letter`.
-pub(crate) fn coordinate(c: char) -> Option<usize> {
+fn coordinate(c: char) -> Option<usize> {
     match c {
         'a'..='z' => Some(c as usize - 'a' as usize),
         'A'..='Z' => Some(c as usize - 'A' as usize + 26),
@@ -179,18 +179,7 @@ fn read_sgf(text: &str) -> Result<Replay> {
     let nodes = parse_sgf(text)?;
     let root = nodes.first().context("no node")?;
     let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
-    let size = |v: &str| {
-        v.parse::<usize>()
-            .with_context(|| format!("bad size {v:?}"))
-    };
-    let (width, height) = match get("SZ") {
-        // SGF's default for Gomoku boards.
-        None => (15, 15),
-        Some(sz) => match sz.split_once(':') {
-            Some((w, h)) => (size(w)?, size(h)?),
-            None => (size(sz)?, size(sz)?),
-        },
-    };
+    let (width, height) = sgf_size(root)?;
     let rule = get("RU").and_then(|ru| {
         Rule::ALL
             .into_iter()
@@ -212,11 +201,10 @@ fn read_sgf(text: &str) -> Result<Replay> {
                 if black { "black" } else { "white" }
             );
         }
-        let coords: Option<Vec<usize>> = point.chars().map(coordinate).collect();
-        let Some(&[x, y]) = coords.as_deref() else {
+        let Some(xy) = sgf_point(point) else {
             bail!("move {} has no point: {key}[{point}]", moves.len() + 1);
         };
-        moves.push((x, y));
+        moves.push(xy);
     }
     Ok(Replay {
         width,
@@ -224,6 +212,31 @@ fn read_sgf(text: &str) -> Result<Replay> {
         rule,
         moves,
     })
+}
+
+/// The board size an SGF root node gives in `SZ` (`N` or `W:H`), or SGF's default for
+/// Gomoku boards, 15, when it gives none.
+pub(crate) fn sgf_size(root: &[(String, String)]) -> Result<(usize, usize)> {
+    let size = |v: &str| {
+        v.parse::<usize>()
+            .with_context(|| format!("bad size {v:?}"))
+    };
+    match root.iter().find(|(k, _)| k == "SZ").map(|(_, v)| v.trim()) {
+        None => Ok((15, 15)),
+        Some(sz) => match sz.split_once(':') {
+            Some((w, h)) => Ok((size(w)?, size(h)?)),
+            None => Ok((size(sz)?, size(sz)?)),
+        },
+    }
+}
+
+/// The point (x, y) of an SGF move's value: two coordinate letters, or `None`.
+pub(crate) fn sgf_point(value: &str) -> Option<(usize, usize)> {
+    let coords: Vec<usize> = value.chars().map(coordinate).collect::<Option<_>>()?;
+    match coords[..] {
+        [x, y] => Some((x, y)),
+        _ => None,
+    }
 }
 
 fn read_psq(text: &str) -> Result<Replay> {
