@@ -111,10 +111,11 @@ pub fn threat(board: &mut Board) -> Threat {
 /// plies when the opponent has no four of its own to interpose, as the four is blocked
 /// (or one three defended, a stone on one line leaving the other open) and the open
 /// four follows. Against fours, a four-three still wins where the forced block makes no
-/// four for the opponent. Renju black is left out, since its three may be a false one,
-/// and so is white against renju black's possible forbidden points, some of which are
-/// fours. Only for positions `threat` calls quiet: the opponent has no five or open four
-/// to make.
+/// four for the opponent. Renju black is left out, since its three may be a false one.
+/// Renju black's possible forbidden points that would make a four are counted as
+/// fours, since some of them are legal; the others cannot interpose, legal or not.
+/// Only for positions `threat` calls quiet: the opponent has no five or open four to
+/// make.
 pub fn quick_win(board: &mut Board) -> Option<u32> {
     let us = board.side_to_move();
     let them = us.opp();
@@ -123,7 +124,7 @@ pub fn quick_win(board: &mut Board) -> Option<u32> {
     {
         return None;
     }
-    if board.count_block4(them) == 0 && !(renju && board.count_maybe_forbidden(them) > 0) {
+    if board.count_block4(them) == 0 && !(renju && maybe_forbidden_four(board, them)) {
         return Some(5);
     }
     if board.count_block4_flex3(us) == 0 {
@@ -136,7 +137,8 @@ pub fn quick_win(board: &mut Board) -> Option<u32> {
         board.place(p, us);
         let quiet_block = find_shape(board, us, Shape::Five).is_some_and(|b| {
             let theirs = board.shape(b, them);
-            theirs < Shape::Block4 && theirs != Shape::MaybeForbidden
+            theirs < Shape::Block4
+                && !(theirs == Shape::MaybeForbidden && makes_four(board, b, them))
         });
         board.undo();
         if quiet_block {
@@ -144,6 +146,16 @@ pub fn quick_win(board: &mut Board) -> Option<u32> {
         }
     }
     None
+}
+
+/// Whether `color` has a possible forbidden point where it would make a four.
+fn maybe_forbidden_four(board: &Board, color: Color) -> bool {
+    board.count_maybe_forbidden(color) > 0
+        && board.area_points().any(|p| {
+            board.is_empty(p)
+                && board.shape(p, color) == Shape::MaybeForbidden
+                && makes_four(board, p, color)
+        })
 }
 
 /// Whether `color` makes a four (one or more five points) by playing `pos`.
@@ -268,6 +280,41 @@ mod tests {
             assert!(d.contains(&p), "{p} missing from {d:?}");
         }
         assert!(!d.contains(&Pos::new(6, 9)));
+    }
+
+    /// Renju, white to move with a double open three at (6, 10); black has a double
+    /// three at (12, 2), a possible forbidden point that makes no four, and no four
+    /// anywhere: the point cannot interpose, legal or not, so the win counts.
+    #[test]
+    fn renju_white_wins_past_a_double_three_that_makes_no_four() {
+        use crate::threat::vct::Vct;
+        let mut b = board(
+            Rule::Renju,
+            &[
+                (10, 2),
+                (4, 10),
+                (11, 2),
+                (5, 10),
+                (12, 3),
+                (6, 11),
+                (12, 4),
+                (6, 12),
+                (0, 14),
+            ],
+        );
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(
+            b.shape(Pos::new(12, 2), Color::Black),
+            Shape::MaybeForbidden
+        );
+        assert_eq!(b.shape(Pos::new(6, 10), Color::White), Shape::Flex3x2);
+        assert_eq!(threat(&mut b), Threat::Quiet);
+        assert_eq!(quick_win(&mut b), Some(5));
+        assert!(
+            Vct::new(1_000_000)
+                .solve(&mut b, 2)
+                .is_some_and(|(_, p)| p <= 5)
+        );
     }
 
     /// Random games in every rule: wherever the shapes claim a win in five plies, the
