@@ -21,7 +21,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::arena::record::{parse_sgf, sgf_point, sgf_size};
+use crate::arena::record::{parse_sgf, sgf_point, sgf_property, sgf_size};
 use crate::board::Board;
 use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
@@ -362,7 +362,7 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
     let Some(root) = nodes.first() else {
         return Ok(None);
     };
-    let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let get = |key: &str| sgf_property(root, key);
     let (width, height) = sgf_size(root)?;
     let Some(rule) = Rule::ALL.into_iter().find(|r| Some(r.name()) == get("RU")) else {
         return Ok(None);

@@ -178,7 +178,7 @@ pub fn read(text: &str) -> Result<Replay> {
 fn read_sgf(text: &str) -> Result<Replay> {
     let nodes = parse_sgf(text)?;
     let root = nodes.first().context("no node")?;
-    let get = |key: &str| root.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
+    let get = |key: &str| sgf_property(root, key).map(str::trim);
     let (width, height) = sgf_size(root)?;
     let rule = get("RU").and_then(|ru| {
         Rule::ALL
@@ -214,6 +214,11 @@ fn read_sgf(text: &str) -> Result<Replay> {
     })
 }
 
+/// The value of a node's property `key`, as written.
+pub(crate) fn sgf_property<'a>(node: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    node.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
 /// The board size an SGF root node gives in `SZ` (`N` or `W:H`), or SGF's default for
 /// Gomoku boards, 15, when it gives none.
 pub(crate) fn sgf_size(root: &[(String, String)]) -> Result<(usize, usize)> {
@@ -221,7 +226,7 @@ pub(crate) fn sgf_size(root: &[(String, String)]) -> Result<(usize, usize)> {
         v.parse::<usize>()
             .with_context(|| format!("bad size {v:?}"))
     };
-    match root.iter().find(|(k, _)| k == "SZ").map(|(_, v)| v.trim()) {
+    match sgf_property(root, "SZ").map(str::trim) {
         None => Ok((15, 15)),
         Some(sz) => match sz.split_once(':') {
             Some((w, h)) => Ok((size(w)?, size(h)?)),
