@@ -392,7 +392,7 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
             opening += 1;
         }
         moves.push((x, y));
-        let comment = node.iter().find(|(k, _)| k == "C").map(|(_, v)| v.as_str());
+        let comment = sgf_property(node, "C");
         scores.push(comment.and_then(last_score));
     }
     Ok(Some(Game {
