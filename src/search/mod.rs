@@ -263,6 +263,7 @@ impl Searcher {
 
         // Decided positions need no search.
         let mut solver_nodes = 0;
+        let mut forced = false;
         if excluded.is_empty() && limits.threat_solvers {
             match movegen::threat(&mut b) {
                 Threat::Win(mv) => return done(mv, win_in(1), 1, 1, vec![mv]),
@@ -278,6 +279,7 @@ impl Searcher {
                     if moves.len() == 1 {
                         return done(mv, 0, 1, 1, vec![mv]);
                     }
+                    forced = true;
                 }
                 _ => {}
             }
@@ -305,6 +307,13 @@ impl Searcher {
             solver_nodes = nodes;
         }
 
+        let forced_limits;
+        let limits = if forced {
+            forced_limits = forced_budget(limits);
+            &forced_limits
+        } else {
+            limits
+        };
         let deadline = start.checked_add(limits.hard);
         let max_depth = limits
             .max_depth
@@ -502,6 +511,23 @@ fn time_target(limits: &Limits, stable: u32, falling: bool) -> Duration {
     } else {
         limits.soft
     }
+}
+
+/// The budget of a search whose move is forced (a five to block, with other points to
+/// play): the block is played whatever the search finds, which only scores it. Under a
+/// match clock (soft limit below the hard one) the time is banked for the moves that
+/// need it: a short search at a tenth of the soft limit. With a turn limit alone, time a
+/// move does not use is lost, so the budget is unchanged and the search fills the table
+/// for the next move.
+fn forced_budget(limits: &Limits) -> Limits {
+    let mut forced = limits.clone();
+    if limits.soft < limits.hard {
+        forced.soft = limits.soft / FORCED_SOFT_DIVISOR;
+        forced.hard = limits
+            .hard
+            .min(forced.soft.saturating_mul(HARD_OVER_FORCED_SOFT));
+    }
+    forced
 }
 
 /// One iteration with a window around the previous score, widened on failure.

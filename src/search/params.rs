@@ -95,6 +95,11 @@ pub const TIME_FALLING_PERCENT: u32 = 160;
 /// iteration may start.
 pub const NEXT_ITERATION_FACTOR: u32 = 1;
 
+/// A forced move under a match clock: the share (1/n) of the soft limit its search may
+/// use, and its hard limit as a multiple of that.
+pub const FORCED_SOFT_DIVISOR: u32 = 10;
+pub const HARD_OVER_FORCED_SOFT: u32 = 3;
+
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
 /// depth d when ((d + phase) / size) is odd.
 pub const HELPER_SKIP: [(i32, i32); 6] = [(1, 1), (2, 0), (2, 1), (1, 0), (3, 1), (3, 2)];

@@ -375,3 +375,36 @@ fn threat_extensions_stay_bounded_in_shallow_iterations() {
         assert!(b.is_empty(r.best));
     }
 }
+
+/// A forced block under a match clock searches a tenth of the soft limit (hard at three
+/// times that, never beyond the clock's); with a turn limit alone, or a fixed depth, the
+/// budget stays whole.
+#[test]
+fn a_forced_move_banks_match_time_only() {
+    let ms = Duration::from_millis;
+    let clock = Limits {
+        soft: ms(2_000),
+        hard: ms(6_000),
+        ..Limits::depth(60)
+    };
+    let forced = forced_budget(&clock);
+    assert_eq!((forced.soft, forced.hard), (ms(200), ms(600)));
+    let tight = forced_budget(&Limits {
+        soft: ms(2_000),
+        hard: ms(2_100),
+        ..clock.clone()
+    });
+    assert_eq!((tight.soft, tight.hard), (ms(200), ms(600)));
+    let turn = Limits {
+        soft: ms(940),
+        hard: ms(940),
+        ..clock.clone()
+    };
+    let unchanged = forced_budget(&turn);
+    assert_eq!((unchanged.soft, unchanged.hard), (ms(940), ms(940)));
+    let fixed = forced_budget(&Limits::depth(8));
+    assert_eq!(
+        (fixed.soft, fixed.hard, fixed.max_depth),
+        (Duration::MAX, Duration::MAX, Some(8))
+    );
+}
