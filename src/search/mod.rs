@@ -523,9 +523,8 @@ fn forced_budget(limits: &Limits) -> Limits {
     let mut forced = limits.clone();
     if limits.soft < limits.hard {
         forced.soft = limits.soft / FORCED_SOFT_DIVISOR;
-        forced.hard = limits
-            .hard
-            .min(forced.soft.saturating_mul(HARD_OVER_FORCED_SOFT));
+        // A few tenths of a soft limit below the hard one: within the hard limit.
+        forced.hard = forced.soft.saturating_mul(HARD_OVER_FORCED_SOFT);
     }
     forced
 }
