@@ -523,7 +523,7 @@ fn forced_budget(limits: &Limits) -> Limits {
     let mut forced = limits.clone();
     if limits.soft < limits.hard {
         forced.soft = limits.soft / FORCED_SOFT_DIVISOR;
-        // A few tenths of a soft limit below the hard one: within the hard limit.
+        // Three tenths of the soft limit, which is itself below the hard one.
         forced.hard = forced.soft.saturating_mul(HARD_OVER_FORCED_SOFT);
     }
     forced

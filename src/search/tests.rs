@@ -377,8 +377,8 @@ fn threat_extensions_stay_bounded_in_shallow_iterations() {
 }
 
 /// A forced block under a match clock searches a tenth of the soft limit (hard at three
-/// times that, also where the clock's hard limit is barely above its soft one); with a turn limit alone, or a fixed depth, the
-/// budget stays whole.
+/// times that, also where the clock's hard limit is barely above its soft one); with a
+/// turn limit alone, or a fixed depth, the budget stays whole.
 #[test]
 fn a_forced_move_banks_match_time_only() {
     let ms = Duration::from_millis;
