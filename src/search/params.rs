@@ -103,3 +103,6 @@ pub const HARD_OVER_FORCED_SOFT: u32 = 3;
 /// Lazy SMP helpers' depth skipping, by helper: (block size, phase). A helper skips
 /// depth d when ((d + phase) / size) is odd.
 pub const HELPER_SKIP: [(i32, i32); 6] = [(1, 1), (2, 0), (2, 1), (1, 0), (3, 1), (3, 2)];
+/// Share of the parent's static value, negated, mixed into a horizon node's static
+/// value, in 1/16ths.
+pub const HORIZON_PARENT_16THS: i32 = 4;
