@@ -267,11 +267,12 @@ impl<'a> Worker<'a> {
         // against Rapfi.
         //
         // The static value leans towards the side to move (its own potential counts in
-        // full, the opponent's at 13/16), and reductions, extensions and forced blocks
-        // end sibling lines at horizons with either side to move. A share of the
-        // parent's static value, seen from here and so leaning the other way, pulls each
-        // horizon value part of the way to where the leans cancel. It is the same for
-        // all the children of one node, which still rank by their own values.
+        // full, the opponent's at `OPPONENT_WEIGHT_16THS`), and reductions, extensions
+        // and forced blocks end sibling lines at horizons with either side to move. A
+        // share of the parent's static value, seen from here and so leaning the other
+        // way, pulls each horizon value part of the way to where the leans cancel. It
+        // is the same for all the children of one node, which still rank by their own
+        // values.
         if depth <= 0 && ply > 0 {
             let parent = -self.evals[ply - 1];
             return self.horizon_win(p).unwrap_or_else(|| {
