@@ -190,13 +190,8 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
         if !(counter || on_a_three) || !is_legal(board, p, us) {
             continue;
         }
-        if !counter {
-            board.place(p, us);
-            let stops = board.count_flex4(them) == 0;
-            board.undo();
-            if !stops {
-                continue;
-            }
+        if !counter && !board.stops_flex4(p, us) {
+            continue;
         }
         out.push(p);
     }

@@ -245,3 +245,59 @@ fn threat_class_matches_the_cells() {
         }
     }
 }
+
+/// `stops_flex4` answers what placing the stone and counting the opponent's open-four
+/// points says, through random games under every rule, for every empty point and colour.
+#[test]
+fn stops_flex4_matches_placing_the_stone() {
+    let mut rng = fastrand::Rng::with_seed(20261206);
+    let mut defences = 0;
+    for rule in Rule::ALL {
+        for _ in 0..12 {
+            let mut b = Board::new(15, 15, rule);
+            for step in 0..rng.usize(20..160) {
+                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                if empties.is_empty() || b.winner().is_some() {
+                    break;
+                }
+                b.play(empties[rng.usize(0..empties.len())]);
+                if step % 3 != 0 {
+                    continue;
+                }
+                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                for p in empties {
+                    for color in [Color::Black, Color::White] {
+                        let them = color.opp();
+                        let before = b.count_flex4(them);
+                        b.place(p, color);
+                        let stops = b.count_flex4(them) == 0;
+                        b.undo();
+                        defences += (stops && before > 0) as u32;
+                        assert_eq!(
+                            b.stops_flex4(p, color),
+                            stops,
+                            "{rule} {p} {color:?}\n{b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(defences > 100, "{defences} defences met");
+}
+
+/// Under renju a white stone can give black an open four where black had none: at a
+/// double four, forbidden, it blocks the second four and leaves a straight four.
+#[test]
+fn stops_flex4_sees_an_open_four_a_block_brings_back() {
+    let at = |pts: &[(usize, usize)]| pts.iter().map(|&(x, y)| Pos::new(x, y)).collect::<Vec<_>>();
+    let black = at(&[(1, 7), (2, 7), (3, 7), (4, 8), (4, 9), (4, 11)]);
+    let mut b = board_from(Rule::Renju, 15, &black, &at(&[(4, 12)]));
+    let (q, p) = (Pos::new(4, 7), Pos::new(4, 10));
+    assert_eq!(b.count_flex4(Color::Black), 0);
+    assert_eq!(b.shape(q, Color::Black), Shape::MaybeForbidden);
+    assert!(!b.stops_flex4(p, Color::White));
+    b.place(p, Color::White);
+    assert_eq!(b.shape(q, Color::Black), Shape::Flex4);
+    assert_eq!(b.count_flex4(Color::Black), 1);
+}
