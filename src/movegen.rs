@@ -172,17 +172,9 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
     let us = board.side_to_move();
     let them = us.opp();
     out.clear();
-    // Only cells where one side makes a four can defend, and the board keeps those;
-    // renju black's possible forbidden points are not among them, so with any on the
-    // board every cell is looked at.
-    let scan = board.rule() == Rule::Renju && board.count_maybe_forbidden(Color::Black) > 0;
-    let cells: &mut dyn Iterator<Item = Pos> = if scan {
-        &mut board.area_points()
-    } else {
-        &mut board.four_cells_of_both()
-    };
-    for p in cells {
-        if board.near(p) == 0 || !board.is_empty(p) {
+    // Only cells where one side may make a four can defend, and the board keeps those.
+    for p in board.four_or_maybe_forbidden_cells_of_both() {
+        if board.near(p) == 0 {
             continue;
         }
         let counter = makes_four(board, p, us);

@@ -179,9 +179,10 @@ pub struct Board {
     cell_info: CellTable,
     /// Running sums of the values and shape counts of the empty cells.
     sums: Sums,
-    /// Per colour, the empty cells where it makes a four or a five (see `FOUR_SHAPES`):
-    /// the solvers and the threat checks visit these instead of scanning the board.
-    fours: [CellSet; 2],
+    /// Per colour, the empty cells where it makes a four or a five (see `in_fours`), and
+    /// third renju black's possible forbidden points, which may hide fours: the solvers
+    /// and the threat checks visit these instead of scanning the board.
+    fours: [CellSet; 3],
     /// The flips of `fours` by each move of `history` (see `toggle_fours`), the first of
     /// each move's at the index in `four_log_starts`.
     four_log: Vec<u32>,
@@ -281,8 +282,9 @@ const CELL_WORDS: usize = GRID_CAP / 64;
 /// A bit per grid cell.
 type CellSet = [u64; CELL_WORDS];
 
-/// Whether a cell of this shape is in `Board::fours`: a closed four of any kind, an open
-/// four or a five. Renju black's possible forbidden points are not, whatever they make.
+/// Whether a cell of this shape is in its colour's `Board::fours`: a closed four of any
+/// kind, an open four or a five. Renju black's possible forbidden points are not,
+/// whatever they make: they have a set of their own.
 #[inline(always)]
 fn in_fours(shape: u8) -> bool {
     (Shape::Block4 as u8..=Shape::Five as u8).contains(&(shape & 15))
@@ -293,26 +295,34 @@ fn toggle(set: &mut CellSet, index: usize) {
     set[(index / 64) & (CELL_WORDS - 1)] ^= 1 << (index % 64);
 }
 
-/// Flips the cell at grid `index` in each colour's set where its membership differs
-/// between the patterns `old` and `new`, and logs the flips (index times 4 plus a bit
-/// per colour) so that undo can flip them back.
+/// Flips the cell at grid `index` in each of `Board::fours` where its membership differs
+/// between the patterns `old` and `new`, and logs the flips (index times 8 plus a bit
+/// per set) so that undo can flip them back.
 #[inline(always)]
 fn toggle_fours(
-    fours: &mut [CellSet; 2],
+    fours: &mut [CellSet; 3],
     log: &mut Vec<u32>,
     index: usize,
     old: CellPatterns,
     new: CellPatterns,
 ) {
+    let members = |cp: CellPatterns| {
+        [
+            in_fours(cp.shape(0)),
+            in_fours(cp.shape(1)),
+            cp.shape(0) == Shape::MaybeForbidden as u8,
+        ]
+    };
+    let (was, is) = (members(old), members(new));
     let mut flipped = 0;
     for (c, set) in fours.iter_mut().enumerate() {
-        if in_fours(old.shape(c)) != in_fours(new.shape(c)) {
+        if was[c] != is[c] {
             toggle(set, index);
             flipped |= 1 << c;
         }
     }
     if flipped != 0 {
-        log.push((index as u32) << 2 | flipped);
+        log.push((index as u32) << 3 | flipped);
     }
 }
 
@@ -372,7 +382,7 @@ impl Board {
             table: PatternTable::get(rule),
             cell_info: CellTable::get(),
             sums: Sums::default(),
-            fours: [[0; CELL_WORDS]; 2],
+            fours: [[0; CELL_WORDS]; 3],
             four_log: Vec::with_capacity(4 * width * height),
             four_log_starts: Vec::with_capacity(width * height),
             sums_stack: Vec::with_capacity(width * height),
@@ -551,7 +561,7 @@ impl Board {
         for entry in self.four_log.drain(start..) {
             for (c, set) in self.fours.iter_mut().enumerate() {
                 if entry & (1 << c) != 0 {
-                    toggle(set, (entry >> 2) as usize);
+                    toggle(set, (entry >> 3) as usize);
                 }
             }
         }
@@ -677,8 +687,8 @@ impl Board {
     }
 
     /// The four cells computed from the cells.
-    fn fresh_fours(&self) -> [CellSet; 2] {
-        let mut fours = [[0; CELL_WORDS]; 2];
+    fn fresh_fours(&self) -> [CellSet; 3] {
+        let mut fours = [[0; CELL_WORDS]; 3];
         let mut log = Vec::new();
         for p in self.points().filter(|&p| self.is_empty(p)) {
             let cp = self.patterns[p.index()];
@@ -697,8 +707,24 @@ impl Board {
     /// The points where either colour makes a four or a five, in grid order.
     #[inline]
     pub fn four_cells_of_both(&self) -> CellIter {
-        let [black, white] = &self.fours;
+        let [black, white, _] = &self.fours;
         CellIter::new(std::array::from_fn(|i| black[i] | white[i]))
+    }
+
+    /// `four_cells(color)` and the possible forbidden points, in grid order: every point
+    /// where `color` may make a four.
+    #[inline]
+    pub fn four_cells_or_maybe_forbidden(&self, color: Color) -> CellIter {
+        let (own, maybe) = (&self.fours[color.index()], &self.fours[2]);
+        CellIter::new(std::array::from_fn(|i| own[i] | maybe[i]))
+    }
+
+    /// The points where either colour makes a four or a five, or renju black's may be
+    /// forbidden, in grid order: every point where either may make a four.
+    #[inline]
+    pub fn four_or_maybe_forbidden_cells_of_both(&self) -> CellIter {
+        let [black, white, maybe] = &self.fours;
+        CellIter::new(std::array::from_fn(|i| black[i] | white[i] | maybe[i]))
     }
 
     /// Whether a stone of `color` on empty `pos` would leave the opponent no point where
@@ -1134,7 +1160,7 @@ struct Update<'a> {
     threats: [u128; 2],
     /// Grid index of the window's first cell, the board's four cells and their log.
     base: usize,
-    fours: &'a mut [CellSet; 2],
+    fours: &'a mut [CellSet; 3],
     four_log: &'a mut Vec<u32>,
 }
 

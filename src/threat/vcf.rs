@@ -185,12 +185,9 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
         return;
     }
     // The board keeps the cells of the four shapes; renju black's possible forbidden
-    // points are not among them and need a scan of their own.
+    // points are kept apart, and each needs the exact check.
     if renju_black && board.count_maybe_forbidden(us) > 0 {
-        for p in board.area_points() {
-            if !board.is_empty(p) {
-                continue;
-            }
+        for p in board.four_cells_or_maybe_forbidden(us) {
             let four = match board.shape(p, us) {
                 Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
                 Shape::MaybeForbidden => makes_four(board, p, us) && !board.is_forbidden_mut(p),
