@@ -173,7 +173,7 @@ pub fn defences(board: &mut Board, out: &mut Vec<Pos>) {
     let them = us.opp();
     out.clear();
     // Only cells where one side may make a four can defend, and the board keeps those.
-    for p in board.four_or_maybe_forbidden_cells_of_both() {
+    for p in board.four_cells_of_both() {
         if board.near(p) == 0 {
             continue;
         }

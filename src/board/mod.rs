@@ -704,13 +704,6 @@ impl Board {
         CellIter::new(self.fours[color.index()])
     }
 
-    /// The points where either colour makes a four or a five, in grid order.
-    #[inline]
-    pub fn four_cells_of_both(&self) -> CellIter {
-        let [black, white, _] = &self.fours;
-        CellIter::new(std::array::from_fn(|i| black[i] | white[i]))
-    }
-
     /// `four_cells(color)` and the possible forbidden points, in grid order: every point
     /// where `color` may make a four.
     #[inline]
@@ -722,7 +715,7 @@ impl Board {
     /// The points where either colour makes a four or a five, or renju black's may be
     /// forbidden, in grid order: every point where either may make a four.
     #[inline]
-    pub fn four_or_maybe_forbidden_cells_of_both(&self) -> CellIter {
+    pub fn four_cells_of_both(&self) -> CellIter {
         let [black, white, maybe] = &self.fours;
         CellIter::new(std::array::from_fn(|i| black[i] | white[i] | maybe[i]))
     }
