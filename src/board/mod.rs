@@ -734,37 +734,25 @@ impl Board {
             let cp = self.with_line(self.patterns[q], d, self.table.lookup(key));
             cp.shape(them.index()) == Shape::Flex4 as u8
         };
-        for q in self.four_cells(them) {
-            if q == pos || self.shape(q, them) != Shape::Flex4 {
+        // A stone only ever takes from the opponent's lines: an open four stays unless the
+        // stone is on its lines, and one appears only where renju black's possible
+        // forbidden point loses the second four or three that made it one.
+        for q in self.four_cells_or_maybe_forbidden(them) {
+            let shape = self.shape(q, them);
+            let reopens = shape == Shape::MaybeForbidden;
+            if q == pos || !(shape == Shape::Flex4 || reopens) {
                 continue;
             }
             // A stone changes only the cells up to five away along its four lines.
             let diff = q.index() as isize - p;
-            let Some((d, k)) = (0..4).find_map(|d| {
+            let aligned = (0..4).find_map(|d| {
                 let k = diff / DIRS[d];
                 (k * DIRS[d] == diff && (1..=PAD as isize).contains(&k.abs())).then_some((d, k))
-            }) else {
-                return false;
-            };
-            if flex4_after(q.index(), d, k) {
-                return false;
-            }
-        }
-        // A stone only ever takes from the opponent's lines, so elsewhere no open four
-        // appears, except where renju black's possible forbidden point loses the second
-        // four or three that made it one.
-        if them == Color::Black && self.rule == Rule::Renju && self.count_maybe_forbidden(them) > 0
-        {
-            for (d, step) in DIRS.iter().enumerate() {
-                for k in (-(PAD as isize)..=PAD as isize).filter(|&k| k != 0) {
-                    let q = (p + k * step) as usize;
-                    if self.cells[q] == Cell::Empty
-                        && self.patterns[q].shape(them.index()) == Shape::MaybeForbidden as u8
-                        && flex4_after(q, d, k)
-                    {
-                        return false;
-                    }
-                }
+            });
+            match aligned {
+                Some((d, k)) if flex4_after(q.index(), d, k) => return false,
+                None if !reopens => return false,
+                _ => {}
             }
         }
         true

@@ -145,13 +145,10 @@ impl Vcf {
         }
         // With no four left to play after the block, or none allowed, the line ends there.
         // A block only takes fours from the attacker, except under renju, where it can
-        // leave black a four on what was a forbidden double four. Most leaf VCFs end here,
-        // and the block is not worth placing to find that out.
-        let renju_black = us == Color::Black && board.rule() == Rule::Renju;
-        if fours_left == 1
-            || (board.count_block4(us) + board.count_flex4(us) == 0
-                && !(renju_black && board.count_maybe_forbidden(us) > 0))
-        {
+        // leave black a four on what was a forbidden double four (which `may_have_fours`
+        // counts). Most leaf VCFs end here, and the block is not worth placing to find
+        // that out.
+        if fours_left == 1 || !may_have_fours(board, us) {
             return None;
         }
         board.place(block, them);
@@ -174,35 +171,33 @@ fn five_point_near(board: &Board, mv: Pos, dir: usize, color: Color) -> Option<P
         .find(|&p| board.is_empty(p) && board.shape(p, color) == Shape::Five)
 }
 
+/// Whether `us` may have a four to play: the board counts the cells of each four shape,
+/// and under renju black's possible forbidden points may hide one.
+fn may_have_fours(board: &Board, us: Color) -> bool {
+    board.count_block4(us) + board.count_flex4(us) > 0
+        || (us == Color::Black
+            && board.rule() == Rule::Renju
+            && board.count_maybe_forbidden(us) > 0)
+}
+
 /// Every legal point where `us` makes a four, best first.
 pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
     out.clear();
-    let renju_black = us == Color::Black && board.rule() == Rule::Renju;
-    // The board counts the cells of each four shape: most positions have none.
-    if board.count_block4(us) + board.count_flex4(us) == 0
-        && !(renju_black && board.count_maybe_forbidden(us) > 0)
-    {
+    // Most positions have none.
+    if !may_have_fours(board, us) {
         return;
     }
-    // The board keeps the cells of the four shapes; renju black's possible forbidden
-    // points are kept apart, and each needs the exact check.
-    if renju_black && board.count_maybe_forbidden(us) > 0 {
-        for p in board.four_cells_or_maybe_forbidden(us) {
-            let four = match board.shape(p, us) {
-                Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
-                Shape::MaybeForbidden => makes_four(board, p, us) && !board.is_forbidden_mut(p),
-                _ => false,
-            };
-            if four {
-                out.push(p);
-            }
+    // The board keeps the cells of the four shapes, and renju black's possible forbidden
+    // points apart: each of those needs the exact check.
+    for p in board.four_cells_or_maybe_forbidden(us) {
+        let four = match board.shape(p, us) {
+            Shape::Block4 | Shape::Block4Plus | Shape::Block4Flex3 | Shape::Flex4 => true,
+            Shape::MaybeForbidden => makes_four(board, p, us) && !board.is_forbidden_mut(p),
+            _ => false,
+        };
+        if four {
+            out.push(p);
         }
-    } else {
-        out.extend(
-            board
-                .four_cells(us)
-                .filter(|&p| board.shape(p, us) != Shape::Five),
-        );
     }
     // Fours that also make threes tend to finish sooner.
     out.sort_by_key(|&p| std::cmp::Reverse((board.shape(p, us), board.cell_value(p, us))));
