@@ -394,7 +394,7 @@ pub const DEFAULT_MAX_MEMORY: u64 = 350 * MIB;
 /// An estimate with room to spare; the measured peak resident size is the check.
 pub const OTHER_MEMORY: usize = 16 << 20;
 /// Each search thread: its stack (touched only as deep as the search goes) plus its own
-/// board, state stack and history tables.
+/// board, state stack, history tables and leaf VCF answers (128 KiB).
 pub const PER_THREAD: usize = 8 << 20;
 /// Percentage of the limit kept unused for what the estimates above miss, such as
 /// allocator overhead and fragmentation.
