@@ -20,6 +20,8 @@ pub mod protocol;
 pub mod search;
 #[cfg(test)]
 pub mod testdata;
+#[cfg(test)]
+pub mod testutil;
 pub mod threat;
 pub mod timeman;
 pub mod tt;

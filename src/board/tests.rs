@@ -1,5 +1,6 @@
 use super::*;
 use crate::testdata::records;
+use crate::testutil::random_empty;
 
 fn board_from(rule: Rule, size: usize, black: &[Pos], white: &[Pos]) -> Board {
     let mut b = Board::new(size, size, rule);
@@ -77,8 +78,7 @@ fn make_undo_stays_consistent_in_random_games() {
             let mut hashes = vec![b.hash()];
             let length = rng.usize(1..=w * h);
             for _ in 0..length {
-                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                let p = empties[rng.usize(0..empties.len())];
+                let p = random_empty(&b, &mut rng).expect("fewer stones than points");
                 b.play(p);
                 assert!(b.is_consistent(), "{rule} {w}x{h} after {p}\n{b:?}");
                 hashes.push(b.hash());
@@ -220,8 +220,7 @@ fn threat_class_matches_the_cells() {
         for _ in 0..20 {
             let mut b = Board::new(15, 15, rule);
             for _ in 0..rng.usize(1..120) {
-                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                b.play(empties[rng.usize(0..empties.len())]);
+                b.play(random_empty(&b, &mut rng).expect("fewer stones than points"));
                 for color in [Color::Black, Color::White] {
                     let has = |shapes: &[Shape]| {
                         b.points()
@@ -256,11 +255,13 @@ fn stops_flex4_matches_placing_the_stone() {
         for _ in 0..12 {
             let mut b = Board::new(15, 15, rule);
             for step in 0..rng.usize(20..160) {
-                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                if empties.is_empty() || b.winner().is_some() {
+                if b.winner().is_some() {
                     break;
                 }
-                b.play(empties[rng.usize(0..empties.len())]);
+                let Some(p) = random_empty(&b, &mut rng) else {
+                    break;
+                };
+                b.play(p);
                 if step % 3 != 0 {
                     continue;
                 }

@@ -743,6 +743,7 @@ fn move_count_limit(depth: i32, improving: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::random_empty;
     use crate::types::Rule;
 
     /// What `LeafAnswers` rests on: the leaf VCF gives a position the same answer for
@@ -784,8 +785,7 @@ mod tests {
                         }
                         b.undo();
                     }
-                    let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                    b.play(empties[rng.usize(0..empties.len())]);
+                    b.play(random_empty(&b, &mut rng).expect("fewer stones than points"));
                 }
             }
         }

@@ -218,6 +218,7 @@ pub fn four_moves(board: &mut Board, us: Color, out: &mut Vec<Pos>) {
 mod tests {
     use super::*;
     use crate::testdata::{records, renju_board};
+    use crate::testutil::random_empty;
 
     /// Replays a claimed win against every defence the rules allow, to check the solver's
     /// answer from outside it: the attacker's line must end in a five whatever happens.
@@ -343,8 +344,7 @@ mod tests {
             for _ in 0..150 {
                 let mut b = Board::new(15, 15, rule);
                 for _ in 0..rng.usize(30..110) {
-                    let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                    b.play(empties[rng.usize(0..empties.len())]);
+                    b.play(random_empty(&b, &mut rng).expect("fewer stones than points"));
                     if b.winner().is_some() {
                         b.undo();
                         break;
