@@ -660,12 +660,18 @@ impl LeafAnswers {
         LeafAnswers(vec![0; 1 << LEAF_ANSWER_BITS])
     }
 
+    /// The slot of `key`, from its low bits.
+    #[inline]
+    fn slot(key: u64) -> usize {
+        key as usize & ((1 << LEAF_ANSWER_BITS) - 1)
+    }
+
     /// A slot holds the key's upper 56 bits and, in the low byte, the plies to the
     /// five (0 for no win). An empty slot matches nothing, so the rare key whose slot
     /// word would be 0 is just never remembered.
     #[inline]
     fn get(&self, key: u64) -> Option<Option<u32>> {
-        let entry = self.0[key as usize & ((1 << LEAF_ANSWER_BITS) - 1)];
+        let entry = self.0[Self::slot(key)];
         (entry != 0 && (entry ^ key) >> 8 == 0).then(|| {
             let plies = (entry & 0xFF) as u32;
             (plies > 0).then_some(plies)
@@ -676,8 +682,7 @@ impl LeafAnswers {
     fn set(&mut self, key: u64, plies: Option<u32>) {
         // A leaf VCF plays at most `LEAF_VCF_FOURS` fours, two plies each, and a five.
         debug_assert!(plies.is_none_or(|p| (1..256).contains(&p)));
-        self.0[key as usize & ((1 << LEAF_ANSWER_BITS) - 1)] =
-            key & !0xFF | plies.unwrap_or(0) as u64;
+        self.0[Self::slot(key)] = key & !0xFF | plies.unwrap_or(0) as u64;
     }
 }
 
@@ -744,6 +749,7 @@ fn move_count_limit(depth: i32, improving: bool) -> usize {
 mod tests {
     use super::*;
     use crate::testutil::random_empty;
+    use crate::threat::vcf::four_moves;
     use crate::types::Rule;
 
     /// What `LeafAnswers` rests on: the leaf VCF gives a position the same answer for
@@ -752,6 +758,7 @@ mod tests {
     fn leaf_vcf_answers_depend_on_the_position_alone() {
         let mut rng = fastrand::Rng::with_seed(20261206);
         let mut used = Vcf::new(LEAF_VCF_NODES);
+        let mut fours = Vec::new();
         let (mut asked, mut won) = (0, 0);
         for rule in Rule::ALL {
             for _ in 0..40 {
@@ -769,13 +776,13 @@ mod tests {
                         won += fresh.is_some() as u32;
                     };
                     check(&mut b);
-                    // A position the last leaf VCF passed through: after a four of the
-                    // side to move and its block.
+                    // A position the last leaf VCF passed through: after the first four
+                    // it tried and its block.
                     let us = b.side_to_move();
-                    let four = b.four_cells(us).find(|&p| b.shape(p, us) != Shape::Five);
-                    if let Some(four) = four.filter(|&p| !b.is_forbidden_mut(p)) {
+                    four_moves(&mut b, us, &mut fours);
+                    if let Some(&four) = fours.first() {
                         b.place(four, us);
-                        let block = b.four_cells(us).find(|&p| b.shape(p, us) == Shape::Five);
+                        let block = movegen::find_shape(&b, us, Shape::Five);
                         if let Some(block) = block.filter(|_| b.winner().is_none()) {
                             b.place(block, us.opp());
                             if b.winner().is_none() {
