@@ -486,6 +486,13 @@ impl Board {
         self.hash ^ ZOBRIST[color.index()][pos.index()]
     }
 
+    /// The hash after `color` places a stone on `pos` and the opponent one on `reply`,
+    /// without placing them.
+    #[inline]
+    pub fn hash_with_reply(&self, pos: Pos, color: Color, reply: Pos) -> u64 {
+        self.hash_with(pos, color) ^ ZOBRIST[color.opp().index()][reply.index()]
+    }
+
     pub fn is_full(&self) -> bool {
         self.empty_count() == 0
     }
@@ -720,6 +727,41 @@ impl Board {
         CellIter::new(std::array::from_fn(|i| black[i] | white[i] | maybe[i]))
     }
 
+    /// The one point where `color` would make a five after its stone on empty `pos`, a
+    /// four along `dir`, read from the lines through `pos` without placing it; `None`
+    /// where the stone makes any other number of five points (an open four, two fours).
+    /// The VCF asks this before it places a four, to settle the four without placing
+    /// it where it can.
+    pub fn lone_five_point(&self, pos: Pos, color: Color, dir: usize) -> Option<Pos> {
+        // A four with one winning point on `dir`, and no four on the other lines.
+        let fours: u32 = (0..4)
+            .map(|d| self.pattern(pos, color, d).four_count())
+            .sum();
+        if fours != 1 || self.pattern(pos, color, dir) != Pattern::B4 {
+            return None;
+        }
+        [1, -1, 2, -2, 3, -3, 4, -4].into_iter().find_map(|k| {
+            let q = pos.offset(dir, k);
+            (self.is_empty(q) && self.pattern_with(q, dir, k, color, color) == Pattern::Five)
+                .then_some(q)
+        })
+    }
+
+    /// The key of empty `q` on line `d` with a stone of `stone` added `k` steps behind it
+    /// (`q` is `k` steps from the stone along `d`).
+    #[inline]
+    fn key_with(&self, q: Pos, d: usize, k: isize, stone: Color) -> u32 {
+        self.keys[q.index()][d] | (stone as u32 + 1) << (2 * slot(-k))
+    }
+
+    /// What `color` makes on line `d` at empty `q` once a stone of `stone` is added `k`
+    /// steps behind it.
+    #[inline]
+    fn pattern_with(&self, q: Pos, d: usize, k: isize, stone: Color, color: Color) -> Pattern {
+        let both = self.table.lookup(self.key_with(q, d, k, stone));
+        Pattern::from_u8(both >> (4 * color.index()) & 0xF)
+    }
+
     /// Whether a stone of `color` on empty `pos` would leave the opponent no point where
     /// it makes an open four: what `count_flex4` would say after `place`, read from the
     /// lines through `pos` without playing it. The defences against an open three ask
@@ -727,11 +769,10 @@ impl Board {
     /// tenth of the search's time.
     pub fn stops_flex4(&self, pos: Pos, color: Color) -> bool {
         let them = color.opp();
-        let code = color as u32 + 1;
         let p = pos.index() as isize;
-        let flex4_after = |q: usize, d: usize, k: isize| {
-            let key = self.keys[q][d] | code << (2 * slot(-k));
-            let cp = self.with_line(self.patterns[q], d, self.table.lookup(key));
+        let flex4_after = |q: Pos, d: usize, k: isize| {
+            let both = self.table.lookup(self.key_with(q, d, k, color));
+            let cp = self.with_line(self.patterns[q.index()], d, both);
             cp.shape(them.index()) == Shape::Flex4 as u8
         };
         // A stone only ever takes from the opponent's lines: an open four stays unless the
@@ -750,7 +791,7 @@ impl Board {
                 (k * DIRS[d] == diff && (1..=PAD as isize).contains(&k.abs())).then_some((d, k))
             });
             match aligned {
-                Some((d, k)) if flex4_after(q.index(), d, k) => return false,
+                Some((d, k)) if flex4_after(q, d, k) => return false,
                 None if !reopens => return false,
                 _ => {}
             }

@@ -287,6 +287,81 @@ fn stops_flex4_matches_placing_the_stone() {
     assert!(defences > 100, "{defences} defences met");
 }
 
+/// `lone_five_point` names the five point that placing the four leaves, and only where
+/// it leaves exactly one, through random games under every rule, for every point where
+/// either colour without a five point makes a four (as in the VCF, where the attacker
+/// with a five point has already won); and a white four makes no point a possible
+/// forbidden point of black's, so the VCF may take a block that was none as legal.
+#[test]
+fn lone_five_point_matches_placing_the_four() {
+    let mut rng = fastrand::Rng::with_seed(20261207);
+    let (mut lone, mut more) = (0, 0);
+    for rule in Rule::ALL {
+        for _ in 0..12 {
+            let mut b = Board::new(15, 15, rule);
+            for step in 0..rng.usize(20..160) {
+                if b.winner().is_some() {
+                    break;
+                }
+                let Some(p) = random_empty(&b, &mut rng) else {
+                    break;
+                };
+                b.play(p);
+                if step % 3 != 0 {
+                    continue;
+                }
+                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                for &p in &empties {
+                    for color in [Color::Black, Color::White] {
+                        let Some(dir) = (0..4).find(|&d| b.pattern(p, color, d).four_count() > 0)
+                        else {
+                            continue;
+                        };
+                        if b.count_fives(color) > 0 {
+                            continue;
+                        }
+                        let may_be_forbidden: Vec<Pos> = empties
+                            .iter()
+                            .copied()
+                            .filter(|&q| b.shape(q, Color::Black) == Shape::MaybeForbidden)
+                            .collect();
+                        b.place(p, color);
+                        let fives: Vec<Pos> = empties
+                            .iter()
+                            .copied()
+                            .filter(|&q| q != p && b.shape(q, color) == Shape::Five)
+                            .collect();
+                        // A white stone only takes from black's lines: no new possible
+                        // forbidden point, so a block that was none stays legal.
+                        if color == Color::White {
+                            for &q in empties.iter().filter(|&&q| q != p) {
+                                assert!(
+                                    b.shape(q, Color::Black) != Shape::MaybeForbidden
+                                        || may_be_forbidden.contains(&q),
+                                    "{rule} {p} {q}\n{b:?}"
+                                );
+                            }
+                        }
+                        b.undo();
+                        let expected = (fives.len() == 1).then(|| fives[0]);
+                        lone += expected.is_some() as u32;
+                        more += (fives.len() > 1) as u32;
+                        assert_eq!(
+                            b.lone_five_point(p, color, dir),
+                            expected,
+                            "{rule} {p} {color:?}\n{b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        lone > 1000 && more > 100,
+        "{lone} lone five points, {more} fours with more"
+    );
+}
+
 /// Under renju a white stone can give black an open four where black had none: at a
 /// double four, forbidden, it blocks the second four and leaves a straight four.
 #[test]
