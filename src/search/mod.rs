@@ -338,7 +338,13 @@ impl Searcher {
                 .collect();
             let mut worker = Worker::new(b.clone(), tt, worker_limits());
             worker.excluded = excluded.to_vec();
-            let main = main_iterate(&mut worker, limits, max_depth, start, &mut *report);
+            let main = main_iterate(
+                &mut worker,
+                limits,
+                max_depth,
+                (start, solver_nodes),
+                &mut *report,
+            );
             finished.store(true, Ordering::Relaxed);
             let helpers: Vec<Outcome> = helpers.into_iter().filter_map(|h| h.join().ok()).collect();
             (main, helpers)
@@ -380,14 +386,17 @@ struct Outcome {
 }
 
 /// The main thread: iterative deepening under the time manager, reporting each
-/// completed iteration.
+/// completed iteration. `begun` holds when the move's search began and the nodes the
+/// root solvers spent before it: the reports count those and every thread's nodes, as
+/// the final result does.
 fn main_iterate(
     worker: &mut Worker,
     limits: &Limits,
     max_depth: i32,
-    start: Instant,
+    begun: (Instant, u64),
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Outcome {
+    let (start, solver_nodes) = begun;
     let mut out = Outcome::default();
     let mut stable = 0;
     for depth in 1..=max_depth {
@@ -422,7 +431,7 @@ fn main_iterate(
         report(&SearchInfo {
             depth: depth as u32,
             score: out.score,
-            nodes: worker.nodes,
+            nodes: solver_nodes + worker.all_nodes(),
             elapsed: start.elapsed(),
             pv: out.pv.clone(),
         });

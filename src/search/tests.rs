@@ -144,6 +144,24 @@ fn bench_search_is_deterministic() {
     assert_eq!((a.best, a.score, a.nodes), (c.best, c.score, c.nodes));
 }
 
+/// The iteration reports count what the result counts: after a search that ends on its
+/// depth, the last report's nodes are the result's, the root solvers' included.
+#[test]
+fn reports_count_the_nodes_the_result_counts() {
+    let b = board(
+        Rule::Renju,
+        &[(7, 7), (8, 8), (6, 8), (9, 6)],
+        &[(7, 8), (8, 7), (6, 6)],
+    );
+    let stop = AtomicBool::new(false);
+    let mut last = 0;
+    let res = Searcher::new().think(&b, &Limits::depth(7), &stop, &mut |info| {
+        last = info.nodes;
+    });
+    assert_eq!(res.depth, 7);
+    assert_eq!(last, res.nodes);
+}
+
 #[test]
 fn scores_read_as_people_expect() {
     assert_eq!(score_to_string(win_in(1)), "win in 1");

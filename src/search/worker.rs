@@ -138,6 +138,13 @@ impl<'a> Worker<'a> {
         self.pv[0][..self.pv_len[0]].to_vec()
     }
 
+    /// Nodes of all threads so far: the batches they have added to the shared count,
+    /// and this thread's nodes since its last batch (the other threads' last batches,
+    /// under `CHECK_INTERVAL` each, are not yet in).
+    pub fn all_nodes(&self) -> u64 {
+        self.limits.shared_nodes.load(Ordering::Relaxed) + (self.nodes - self.checked_nodes)
+    }
+
     fn check_limits(&mut self) {
         let batch = self.nodes - self.checked_nodes;
         self.checked_nodes = self.nodes;
