@@ -342,7 +342,8 @@ impl Searcher {
                 &mut worker,
                 limits,
                 max_depth,
-                (start, solver_nodes),
+                start,
+                solver_nodes,
                 &mut *report,
             );
             finished.store(true, Ordering::Relaxed);
@@ -386,17 +387,16 @@ struct Outcome {
 }
 
 /// The main thread: iterative deepening under the time manager, reporting each
-/// completed iteration. `begun` holds when the move's search began and the nodes the
-/// root solvers spent before it: the reports count those and every thread's nodes, as
-/// the final result does.
+/// completed iteration. The reports count `solver_nodes`, the root solvers' before the
+/// search, and every thread's, as the final result does.
 fn main_iterate(
     worker: &mut Worker,
     limits: &Limits,
     max_depth: i32,
-    begun: (Instant, u64),
+    start: Instant,
+    solver_nodes: u64,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Outcome {
-    let (start, solver_nodes) = begun;
     let mut out = Outcome::default();
     let mut stable = 0;
     for depth in 1..=max_depth {
