@@ -245,12 +245,10 @@ fn threat_class_matches_the_cells() {
     }
 }
 
-/// `stops_flex4` answers what placing the stone and counting the opponent's open-four
-/// points says, through random games under every rule, for every empty point and colour.
-#[test]
-fn stops_flex4_matches_placing_the_stone() {
-    let mut rng = fastrand::Rng::with_seed(20261206);
-    let mut defences = 0;
+/// Random games under every rule, twelve each of 20 to 160 stones drawn from `seed`:
+/// every third position goes to `check` with its empty points.
+fn random_positions(seed: u64, mut check: impl FnMut(&mut Board, &[Pos])) {
+    let mut rng = fastrand::Rng::with_seed(seed);
     for rule in Rule::ALL {
         for _ in 0..12 {
             let mut b = Board::new(15, 15, rule);
@@ -262,28 +260,38 @@ fn stops_flex4_matches_placing_the_stone() {
                     break;
                 };
                 b.play(p);
-                if step % 3 != 0 {
-                    continue;
-                }
-                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                for p in empties {
-                    for color in [Color::Black, Color::White] {
-                        let them = color.opp();
-                        let before = b.count_flex4(them);
-                        b.place(p, color);
-                        let stops = b.count_flex4(them) == 0;
-                        b.undo();
-                        defences += (stops && before > 0) as u32;
-                        assert_eq!(
-                            b.stops_flex4(p, color),
-                            stops,
-                            "{rule} {p} {color:?}\n{b:?}"
-                        );
-                    }
+                if step % 3 == 0 {
+                    let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+                    check(&mut b, &empties);
                 }
             }
         }
     }
+}
+
+/// `stops_flex4` answers what placing the stone and counting the opponent's open-four
+/// points says, through random games under every rule, for every empty point and colour.
+#[test]
+fn stops_flex4_matches_placing_the_stone() {
+    let mut defences = 0;
+    random_positions(20261206, |b, empties| {
+        let rule = b.rule();
+        for &p in empties {
+            for color in [Color::Black, Color::White] {
+                let them = color.opp();
+                let before = b.count_flex4(them);
+                b.place(p, color);
+                let stops = b.count_flex4(them) == 0;
+                b.undo();
+                defences += (stops && before > 0) as u32;
+                assert_eq!(
+                    b.stops_flex4(p, color),
+                    stops,
+                    "{rule} {p} {color:?}\n{b:?}"
+                );
+            }
+        }
+    });
     assert!(defences > 100, "{defences} defences met");
 }
 
@@ -294,68 +302,51 @@ fn stops_flex4_matches_placing_the_stone() {
 /// forbidden point of black's, so the VCF may take a block that was none as legal.
 #[test]
 fn lone_five_point_matches_placing_the_four() {
-    let mut rng = fastrand::Rng::with_seed(20261207);
     let (mut lone, mut more) = (0, 0);
-    for rule in Rule::ALL {
-        for _ in 0..12 {
-            let mut b = Board::new(15, 15, rule);
-            for step in 0..rng.usize(20..160) {
-                if b.winner().is_some() {
-                    break;
-                }
-                let Some(p) = random_empty(&b, &mut rng) else {
-                    break;
+    random_positions(20261207, |b, empties| {
+        let rule = b.rule();
+        for &p in empties {
+            for color in [Color::Black, Color::White] {
+                let Some(dir) = (0..4).find(|&d| b.pattern(p, color, d).four_count() > 0) else {
+                    continue;
                 };
-                b.play(p);
-                if step % 3 != 0 {
+                if b.count_fives(color) > 0 {
                     continue;
                 }
-                let empties: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
-                for &p in &empties {
-                    for color in [Color::Black, Color::White] {
-                        let Some(dir) = (0..4).find(|&d| b.pattern(p, color, d).four_count() > 0)
-                        else {
-                            continue;
-                        };
-                        if b.count_fives(color) > 0 {
-                            continue;
-                        }
-                        let may_be_forbidden: Vec<Pos> = empties
-                            .iter()
-                            .copied()
-                            .filter(|&q| b.shape(q, Color::Black) == Shape::MaybeForbidden)
-                            .collect();
-                        b.place(p, color);
-                        let fives: Vec<Pos> = empties
-                            .iter()
-                            .copied()
-                            .filter(|&q| q != p && b.shape(q, color) == Shape::Five)
-                            .collect();
-                        // A white stone only takes from black's lines: no new possible
-                        // forbidden point, so a block that was none stays legal.
-                        if color == Color::White {
-                            for &q in empties.iter().filter(|&&q| q != p) {
-                                assert!(
-                                    b.shape(q, Color::Black) != Shape::MaybeForbidden
-                                        || may_be_forbidden.contains(&q),
-                                    "{rule} {p} {q}\n{b:?}"
-                                );
-                            }
-                        }
-                        b.undo();
-                        let expected = (fives.len() == 1).then(|| fives[0]);
-                        lone += expected.is_some() as u32;
-                        more += (fives.len() > 1) as u32;
-                        assert_eq!(
-                            b.lone_five_point(p, color, dir),
-                            expected,
-                            "{rule} {p} {color:?}\n{b:?}"
+                let may_be_forbidden: Vec<Pos> = empties
+                    .iter()
+                    .copied()
+                    .filter(|&q| b.shape(q, Color::Black) == Shape::MaybeForbidden)
+                    .collect();
+                b.place(p, color);
+                let fives: Vec<Pos> = empties
+                    .iter()
+                    .copied()
+                    .filter(|&q| q != p && b.shape(q, color) == Shape::Five)
+                    .collect();
+                // A white stone only takes from black's lines: no new possible
+                // forbidden point, so a block that was none stays legal.
+                if color == Color::White {
+                    for &q in empties.iter().filter(|&&q| q != p) {
+                        assert!(
+                            b.shape(q, Color::Black) != Shape::MaybeForbidden
+                                || may_be_forbidden.contains(&q),
+                            "{rule} {p} {q}\n{b:?}"
                         );
                     }
                 }
+                b.undo();
+                let expected = (fives.len() == 1).then(|| fives[0]);
+                lone += expected.is_some() as u32;
+                more += (fives.len() > 1) as u32;
+                assert_eq!(
+                    b.lone_five_point(p, color, dir),
+                    expected,
+                    "{rule} {p} {color:?}\n{b:?}"
+                );
             }
         }
-    }
+    });
     assert!(
         lone > 1000 && more > 100,
         "{lone} lone five points, {more} fours with more"
