@@ -153,6 +153,10 @@ impl Vcf {
             return false;
         }
         debug_assert!(block_after_four(board, mv, us) == Some(block));
+        // A position after the block that is known to have no win needs no search:
+        // whatever a refuted position holds, `attack` returns no win from it (what could
+        // make one, a five or an open four of the attacker, would have ended the search
+        // that stored it). Where this is not asked, `attack` asks it after the block.
         fours_left == 1
             || self
                 .refuted
@@ -185,17 +189,6 @@ impl Vcf {
         // counts). Most leaf VCFs end here, and the block is not worth placing to find
         // that out.
         if fours_left == 1 || !may_have_fours(board, us) {
-            return None;
-        }
-        // Nor for a position after the block that is known to have no win: whatever a
-        // refuted position holds, `attack` returns no win from it (what could make one, a
-        // five or an open four of the attacker, would have ended the search that stored
-        // it). `ends_unplaced` asks the same before the four, where it knows the block.
-        if self
-            .refuted
-            .get(&board.hash_with(block, them))
-            .is_some_and(|&n| n >= fours_left - 1)
-        {
             return None;
         }
         board.place(block, them);
