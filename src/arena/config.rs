@@ -153,6 +153,20 @@ pub struct Config {
     pub long_game: usize,
 }
 
+impl Config {
+    /// Whether games will repeat move for move: an engine searching to a fixed node
+    /// count or depth on one thread plays the same move in the same position, so with
+    /// every engine fixed, an opening played in both colours more than once replays
+    /// the same two games unless a random symmetry turns it.
+    pub fn repeats_games(&self, openings: usize) -> bool {
+        let fixed = self
+            .engines
+            .iter()
+            .all(|e| (e.nodes.is_some() || e.depth.is_some()) && e.threads.is_none_or(|t| t <= 1));
+        fixed && !self.symmetry && self.games.is_some_and(|g| g > 2 * openings.max(1))
+    }
+}
+
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Command {
@@ -494,6 +508,17 @@ mod tests {
         );
         assert_eq!(split_command(r#"'' """#).unwrap(), ["", ""]);
         assert!(split_command("'open").is_err());
+    }
+
+    #[test]
+    fn fixed_searches_without_symmetry_repeat_games() {
+        let fixed = "--engine cmd=a --engine cmd=b --games 20 --each nodes=1000";
+        assert!(run(fixed).repeats_games(5));
+        assert!(!run(fixed).repeats_games(10));
+        assert!(!run(&format!("--symmetry {fixed}")).repeats_games(5));
+        assert!(!run(&format!("{fixed} threads=2")).repeats_games(5));
+        assert!(run("--engine cmd=a depth=6 --engine cmd=b nodes=9 --games 4").repeats_games(0));
+        assert!(!run("--engine cmd=a depth=6 --engine cmd=b --games 40").repeats_games(5));
     }
 
     #[test]

@@ -97,6 +97,10 @@ fn header(config: &Config, openings: usize, games: usize) -> String {
             }
         );
     }
+    if config.repeats_games(openings) {
+        out += "Note: every engine searches to fixed nodes or depth, so each opening's games \
+                repeat move for move; --symmetry varies them\n";
+    }
     for e in &config.engines {
         let mut line = format!("Engine {}: {}", e.name, e.program.display());
         for arg in &e.args {
