@@ -157,12 +157,14 @@ impl Config {
     /// Whether games will repeat move for move: an engine searching to a fixed node
     /// count or depth on one thread plays the same move in the same position, so with
     /// every engine fixed, an opening played in both colours more than once replays
-    /// the same two games unless a random symmetry turns it.
+    /// the same two games unless a random symmetry turns it. Only `threads=1` counts
+    /// as one thread: without it a brain may search with all its cores (Tengen's
+    /// default build does), whose games vary.
     pub fn repeats_games(&self, openings: usize) -> bool {
         let fixed = self
             .engines
             .iter()
-            .all(|e| (e.nodes.is_some() || e.depth.is_some()) && e.threads.is_none_or(|t| t <= 1));
+            .all(|e| (e.nodes.is_some() || e.depth.is_some()) && e.threads == Some(1));
         fixed && !self.symmetry && self.games.is_some_and(|g| g > 2 * openings.max(1))
     }
 }
@@ -512,13 +514,16 @@ mod tests {
 
     #[test]
     fn fixed_searches_without_symmetry_repeat_games() {
-        let fixed = "--engine cmd=a --engine cmd=b --games 20 --each nodes=1000";
+        let fixed = "--engine cmd=a --engine cmd=b --games 20 --each nodes=1000 threads=1";
         assert!(run(fixed).repeats_games(5));
         assert!(!run(fixed).repeats_games(10));
         assert!(!run(&format!("--symmetry {fixed}")).repeats_games(5));
-        assert!(!run(&format!("{fixed} threads=2")).repeats_games(5));
-        assert!(run("--engine cmd=a depth=6 --engine cmd=b nodes=9 --games 4").repeats_games(0));
-        assert!(!run("--engine cmd=a depth=6 --engine cmd=b --games 40").repeats_games(5));
+        let unset = "--engine cmd=a --engine cmd=b --games 20 --each nodes=1000";
+        assert!(!run(unset).repeats_games(5));
+        assert!(!run(&format!("{unset} threads=2")).repeats_games(5));
+        let mixed = "--games 4 --each threads=1 --engine cmd=a depth=6 --engine cmd=b";
+        assert!(run(&format!("{mixed} nodes=9")).repeats_games(0));
+        assert!(!run(mixed).repeats_games(0));
     }
 
     #[test]

@@ -98,8 +98,8 @@ fn header(config: &Config, openings: usize, games: usize) -> String {
         );
     }
     if config.repeats_games(openings) {
-        out += "Note: every engine searches to fixed nodes or depth, so each opening's games \
-                repeat move for move; --symmetry varies them\n";
+        out += "Note: every engine searches to fixed nodes or depth on one thread, so each \
+                opening's games repeat move for move; --symmetry varies them\n";
     }
     for e in &config.engines {
         let mut line = format!("Engine {}: {}", e.name, e.program.display());
