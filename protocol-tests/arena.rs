@@ -52,22 +52,29 @@ fn arena(args: &[String]) -> Run {
         stderr.read_to_string(&mut s).unwrap();
         s
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > HANG_LIMIT {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("arena hung; output so far:\n{}", out.join().unwrap());
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    let Some(status) = wait(&mut child) else {
+        panic!("arena hung; output so far:\n{}", out.join().unwrap());
     };
     Run {
         status: status.code().unwrap_or(-1),
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
+    }
+}
+
+/// Waits for the arena to exit; kills it and returns `None` after `HANG_LIMIT`.
+fn wait(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if start.elapsed() > HANG_LIMIT {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -278,6 +285,49 @@ fn broken_engines_are_adjudicated_without_hanging() {
         assert!(log.contains(expected), "{expected}: {log}");
     }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A reader that stops reading (`arena … | head`) ends the match quietly: no panic on
+/// the closed pipe, exit status 0, well before the games asked for are played.
+#[test]
+fn a_closed_output_stops_the_match_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
+        .arg("arena")
+        .args(args(&[
+            "--games",
+            "2000",
+            "--each",
+            "tc=10/1+0.1",
+            "--engine",
+            &fake("good --seed 1"),
+            "name=A",
+            "--engine",
+            &fake("good --seed 2"),
+            "name=B",
+        ]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-tengen");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("[1/") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "no game line");
+    }
+    drop(stdout);
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let status = wait(&mut child).expect("arena went on after its output closed");
+    let stderr = err.join().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
 }
 
 #[test]

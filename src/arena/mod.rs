@@ -21,6 +21,7 @@ mod stats;
 
 use anyhow::{Context, Result};
 use config::{Command, Config};
+use std::io::Write;
 use std::path::Path;
 
 /// Runs `pbrain-tengen arena ARGS…` (`args` excludes the word `arena`) and returns the
@@ -45,25 +46,40 @@ pub fn run(args: &[String]) -> Result<i32> {
     if let Some(dir) = &config.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    print!("{}", header(&config, openings.len(), schedule.jobs.len()));
+    if !show(&header(&config, openings.len(), schedule.jobs.len())) {
+        return Ok(0);
+    }
 
     let mut report = report::Report::new(&config, schedule.encounters.clone(), schedule.jobs.len());
     let mut write_error = None;
+    let mut reader_gone = false;
     schedule::play(&config, &schedule.jobs, |job, game| {
-        println!("{}", report.add(job, &game));
+        reader_gone = !show(&format!("{}\n", report.add(job, &game)));
         if let Some(dir) = &config.out_dir
             && let Err(error) = write_records(dir, &config, job, &game)
         {
             write_error = Some(error);
             return false;
         }
-        report.sprt_state() == stats::SprtState::Continue
+        !reader_gone && report.sprt_state() == stats::SprtState::Continue
     })?;
     if let Some(error) = write_error {
         return Err(error);
     }
-    print!("{}", report.summary());
+    if !reader_gone {
+        show(&report.summary());
+    }
     Ok(0)
+}
+
+/// Writes `text` to standard output, and tells whether it could: once the reader has
+/// gone (`arena … | head`), `print!` would panic mid-match, and the match stops instead,
+/// its engines shut down as after its last game.
+fn show(text: &str) -> bool {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
 }
 
 fn header(config: &Config, openings: usize, games: usize) -> String {
