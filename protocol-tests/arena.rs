@@ -297,13 +297,11 @@ fn a_closed_output_stops_the_match_quietly() {
         .args(args(&[
             "--games",
             "2000",
-            "--each",
-            "tc=10/1+0.1",
             "--engine",
-            &fake("good --seed 1"),
+            &fake("good --seed 5"),
             "name=A",
             "--engine",
-            &fake("good --seed 2"),
+            &fake("good --seed 6"),
             "name=B",
         ]))
         .stdin(Stdio::null())
