@@ -5,7 +5,8 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Far above what any of these matches needs; only a hang gets near it.
@@ -29,29 +30,34 @@ struct Run {
     stderr: String,
 }
 
-/// Runs `pbrain-tengen arena ARGS`, killing it (and failing) if it takes longer than
-/// `HANG_LIMIT`.
-fn arena(args: &[String]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
+/// Starts `pbrain-tengen arena ARGS` with its output and errors piped.
+fn start_arena(args: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
         .arg("arena")
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start pbrain-tengen");
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
+        .expect("start pbrain-tengen")
+}
+
+/// Reads `from` to its end on a thread of its own, so that neither pipe of the arena
+/// fills while the test waits on the other.
+fn read_all(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || {
         let mut s = String::new();
-        stdout.read_to_string(&mut s).unwrap();
+        from.read_to_string(&mut s).unwrap();
         s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
+    })
+}
+
+/// Runs `pbrain-tengen arena ARGS`, killing it (and failing) if it takes longer than
+/// `HANG_LIMIT`.
+fn arena(args: &[String]) -> Run {
+    let mut child = start_arena(args);
+    let out = read_all(child.stdout.take().unwrap());
+    let err = read_all(child.stderr.take().unwrap());
     let Some(status) = wait(&mut child) else {
         panic!("arena hung; output so far:\n{}", out.join().unwrap());
     };
@@ -63,7 +69,7 @@ fn arena(args: &[String]) -> Run {
 }
 
 /// Waits for the arena to exit; kills it and returns `None` after `HANG_LIMIT`.
-fn wait(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+fn wait(child: &mut Child) -> Option<ExitStatus> {
     let start = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -292,23 +298,16 @@ fn broken_engines_are_adjudicated_without_hanging() {
 #[test]
 fn a_closed_output_stops_the_match_quietly() {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
-        .arg("arena")
-        .args(args(&[
-            "--games",
-            "2000",
-            "--engine",
-            &fake("good --seed 5"),
-            "name=A",
-            "--engine",
-            &fake("good --seed 6"),
-            "name=B",
-        ]))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start pbrain-tengen");
+    let mut child = start_arena(&args(&[
+        "--games",
+        "2000",
+        "--engine",
+        &fake("good --seed 5"),
+        "name=A",
+        "--engine",
+        &fake("good --seed 6"),
+        "name=B",
+    ]));
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     while !line.starts_with("[1/") {
@@ -316,12 +315,7 @@ fn a_closed_output_stops_the_match_quietly() {
         assert!(stdout.read_line(&mut line).unwrap() > 0, "no game line");
     }
     drop(stdout);
-    let mut stderr = child.stderr.take().unwrap();
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
+    let err = read_all(child.stderr.take().unwrap());
     let status = wait(&mut child).expect("arena went on after its output closed");
     let stderr = err.join().unwrap();
     assert!(!stderr.contains("panicked"), "{stderr}");
