@@ -1,7 +1,7 @@
 //! Runs the real binary's `arena` subcommand against fake brains
 //! (`protocol-tests/fakes/fake_brain.py`): broken engines must each be adjudicated with
 //! the right reason and never hang the arena; full matches must produce the statistics,
-//! the SPRT stop and the game records.
+//! the SPRT stop and the game records, which `tune` must read.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -320,6 +320,48 @@ fn a_closed_output_stops_the_match_quietly() {
     let stderr = err.join().unwrap();
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
+/// `tune` fits the evaluation to the records a match leaves, and a reader that stops
+/// after its first line (`tune … | head -1`) does not make it panic: the fit goes on,
+/// as its tables may be bound for `--write`, and it exits with status 0.
+#[test]
+fn tune_reads_match_records_and_survives_a_closed_output() {
+    use std::io::{BufRead, BufReader};
+    let out = temp_dir("tune");
+    let dir = out.to_str().unwrap();
+    let (_, text) = arena_ok(&args(&[
+        "--games",
+        "12",
+        "--concurrency",
+        "2",
+        "--engine",
+        &fake("good --seed 7"),
+        "name=A",
+        "--engine",
+        &fake("good --seed 8"),
+        "name=B",
+        "--out",
+        dir,
+    ]));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
+        .args(["tune", dir, "--iterations", "30"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-tengen tune");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.starts_with("12 games, "), "{line}\n{text}");
+    drop(stdout);
+    let err = read_all(child.stderr.take().unwrap());
+    let status = wait(&mut child).expect("tune went on after its output closed");
+    let stderr = err.join().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -2,11 +2,11 @@
 //! cleared table. Its node count is the search's signature: a change that alters the
 //! search changes it, a refactor does not. `bench board` measures the board itself.
 
-use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
+use crate::console::show;
 use crate::search::{BENCH_TT_BYTES, Limits, Searcher, score_to_string};
 use crate::types::{Color, Pos, Rule};
 
@@ -361,10 +361,8 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             "unknown bench mode {other:?}: use `bench`, `bench board`, `bench depth N` or `bench threads N [MILLIS]`"
         ),
     };
-    // A reader that stops early (`| head`) is not an error worth a panic.
-    let mut out = std::io::stdout().lock();
     for line in lines {
-        if writeln!(out, "{line}").is_err() {
+        if !show(&format!("{line}\n")) {
             break;
         }
     }

@@ -10,6 +10,7 @@
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod console;
 pub mod engine;
 pub mod eval;
 pub mod movegen;

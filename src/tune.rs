@@ -25,6 +25,7 @@ use crate::arena::record::{parse_sgf, sgf_point, sgf_property, sgf_size};
 use crate::board::Board;
 use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
+use crate::console::show;
 use crate::eval::{
     COMBINATION_VALUE, COMBINATIONS, LINE_VALUE, OPPONENT_WEIGHT_16THS, SHAPE_BONUS, TEMPO,
     THREAT_ENTRIES, THREAT_ROLES, THREAT_VALUE, combination_index, threat_entry,
@@ -228,25 +229,20 @@ pub fn run(args: &[String]) -> Result<i32> {
                 ridge = v.parse().context("--ridge needs a number")?;
             }
             "-h" | "--help" => {
-                println!("{USAGE}");
-                println!("Fits the evaluation's weights to the SGF games in the directories.");
-                println!("--opponent-weight W fits them for that opponent weight (16ths).");
-                println!("--scale S fixes the logistic scale (keeps the units of another fit).");
-                println!(
-                    "--target search labels positions with the logged search scores, both with their mean with the result."
-                );
-                println!("--label-scale S reads those scores on another engine's logistic scale.");
-                println!("--label-engine NAME keeps only the scores that player logged.");
-                println!("--threats-only fits the threat table alone, the other weights held.");
-                println!(
-                    "--holdout K keeps every K-th game out of the fit, to measure it (0: none)."
-                );
-                println!(
-                    "--ridge R is the pull of the combination and threat tables to their values."
-                );
-                println!(
-                    "--write FILE writes the fitted tables as src/eval/weights.rs is written."
-                );
+                show(&format!(
+                    "{USAGE}
+Fits the evaluation's weights to the SGF games in the directories.
+--opponent-weight W fits them for that opponent weight (16ths).
+--scale S fixes the logistic scale (keeps the units of another fit).
+--target search labels positions with the logged search scores, both with their mean with the result.
+--label-scale S reads those scores on another engine's logistic scale.
+--label-engine NAME keeps only the scores that player logged.
+--threats-only fits the threat table alone, the other weights held.
+--holdout K keeps every K-th game out of the fit, to measure it (0: none).
+--ridge R is the pull of the combination and threat tables to their values.
+--write FILE writes the fitted tables as src/eval/weights.rs is written.
+"
+                ));
                 return Ok(0);
             }
             _ => dirs.push(arg.clone()),
@@ -309,19 +305,21 @@ pub fn run(args: &[String]) -> Result<i32> {
     if samples.len() == 0 {
         bail!("no decided or drawn games with quiet positions in {dirs:?}");
     }
-    println!(
-        "{games} games, {} quiet positions to fit, {} held out",
+    // The progress lines may go to a reader that stops early (`| head`): the fit goes
+    // on regardless, since its tables may be bound for `--write`.
+    show(&format!(
+        "{games} games, {} quiet positions to fit, {} held out\n",
         samples.len(),
         check.len()
-    );
+    ));
     let report = |what: &str, weights: &[f64]| {
-        print!("{what}: loss {:.6}", loss(&samples, weights, scale));
+        let mut line = format!("{what}: loss {:.6}", loss(&samples, weights, scale));
         if check.len() > 0 {
-            print!(", held out {:.6}", loss(&check, weights, scale));
+            line += &format!(", held out {:.6}", loss(&check, weights, scale));
         }
-        println!();
+        show(&(line + "\n"));
     };
-    println!("logistic scale {scale:.1}");
+    show(&format!("logistic scale {scale:.1}\n"));
     report("current weights", &weights);
     let free = |i| !is_fixed(i) && (!threats_only || i > THREAT_INDEX);
     descend(
@@ -338,7 +336,9 @@ pub fn run(args: &[String]) -> Result<i32> {
     let file = weights_file(&rounded, opponent_weight);
     match write {
         Some(path) => fs::write(&path, file).with_context(|| format!("writing {path}"))?,
-        None => print!("{file}"),
+        None => {
+            show(&file);
+        }
     }
     Ok(0)
 }

@@ -19,9 +19,9 @@ mod report;
 mod schedule;
 mod stats;
 
+use crate::console::show;
 use anyhow::{Context, Result};
 use config::{Command, Config};
-use std::io::Write;
 use std::path::Path;
 
 /// Runs `pbrain-tengen arena ARGS…` (`args` excludes the word `arena`) and returns the
@@ -29,7 +29,7 @@ use std::path::Path;
 pub fn run(args: &[String]) -> Result<i32> {
     let config = match config::parse(args) {
         Ok(Command::Help) => {
-            println!("{}", config::HELP);
+            show(&format!("{}\n", config::HELP));
             return Ok(0);
         }
         Ok(Command::Run(config)) => *config,
@@ -54,6 +54,8 @@ pub fn run(args: &[String]) -> Result<i32> {
     let mut write_error = None;
     let mut reader_gone = false;
     schedule::play(&config, &schedule.jobs, |job, game| {
+        // Once the reader has gone (`arena … | head`) the match stops, its engines shut
+        // down as after its last game.
         reader_gone = !show(&format!("{}\n", report.add(job, &game)));
         if let Some(dir) = &config.out_dir
             && let Err(error) = write_records(dir, &config, job, &game)
@@ -70,16 +72,6 @@ pub fn run(args: &[String]) -> Result<i32> {
         show(&report.summary());
     }
     Ok(0)
-}
-
-/// Writes `text` to standard output, and tells whether it could: once the reader has
-/// gone (`arena … | head`), `print!` would panic mid-match, and the match stops instead,
-/// its engines shut down as after its last game.
-fn show(text: &str) -> bool {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_ok()
 }
 
 fn header(config: &Config, openings: usize, games: usize) -> String {
