@@ -293,6 +293,16 @@ fn broken_engines_are_adjudicated_without_hanging() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Once the test has closed `child`'s output: the child exits within `HANG_LIMIT`, with
+/// status 0 and no panic on the closed pipe.
+fn assert_exits_quietly(child: &mut Child) {
+    let err = read_all(child.stderr.take().unwrap());
+    let status = wait(child).expect("went on after its output closed");
+    let stderr = err.join().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
 /// A reader that stops reading (`arena … | head`) ends the match quietly: no panic on
 /// the closed pipe, exit status 0, well before the games asked for are played.
 #[test]
@@ -315,11 +325,7 @@ fn a_closed_output_stops_the_match_quietly() {
         assert!(stdout.read_line(&mut line).unwrap() > 0, "no game line");
     }
     drop(stdout);
-    let err = read_all(child.stderr.take().unwrap());
-    let status = wait(&mut child).expect("arena went on after its output closed");
-    let stderr = err.join().unwrap();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_exits_quietly(&mut child);
 }
 
 /// `tune` fits the evaluation to the records a match leaves, and a reader that stops
@@ -356,11 +362,7 @@ fn tune_reads_match_records_and_survives_a_closed_output() {
     stdout.read_line(&mut line).unwrap();
     assert!(line.starts_with("12 games, "), "{line}\n{text}");
     drop(stdout);
-    let err = read_all(child.stderr.take().unwrap());
-    let status = wait(&mut child).expect("tune went on after its output closed");
-    let stderr = err.join().unwrap();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_exits_quietly(&mut child);
     let _ = std::fs::remove_dir_all(&out);
 }
 
