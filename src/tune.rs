@@ -232,6 +232,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                 show(&format!(
                     "{USAGE}
 Fits the evaluation's weights to the SGF games in the directories.
+--iterations N sets the steps of the descent (3000).
 --opponent-weight W fits them for that opponent weight (16ths).
 --scale S fixes the logistic scale (keeps the units of another fit).
 --target search labels positions with the logged search scores, both with their mean with the result.
