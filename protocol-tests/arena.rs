@@ -32,8 +32,13 @@ struct Run {
 
 /// Starts `pbrain-tengen arena ARGS` with its output and errors piped.
 fn start_arena(args: &[String]) -> Child {
+    start("arena", args)
+}
+
+/// Starts `pbrain-tengen SUBCOMMAND ARGS` with its output and errors piped.
+fn start(subcommand: &str, args: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
-        .arg("arena")
+        .arg(subcommand)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -350,13 +355,7 @@ fn tune_reads_match_records_and_survives_a_closed_output() {
         "--out",
         dir,
     ]));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-tengen"))
-        .args(["tune", dir, "--iterations", "30"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start pbrain-tengen tune");
+    let mut child = start("tune", &args(&[dir, "--iterations", "30"]));
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();

@@ -172,9 +172,12 @@ enum Target {
     Both,
 }
 
+/// Steps of the descent unless `--iterations` says otherwise.
+const DEFAULT_ITERATIONS: usize = 3000;
+
 pub fn run(args: &[String]) -> Result<i32> {
     let mut dirs = Vec::new();
-    let mut iterations = 3000;
+    let mut iterations = DEFAULT_ITERATIONS;
     let mut opponent_weight = OPPONENT_WEIGHT_16THS;
     let mut fixed_scale = None;
     let mut target = Target::Result;
@@ -232,7 +235,7 @@ pub fn run(args: &[String]) -> Result<i32> {
                 show(&format!(
                     "{USAGE}
 Fits the evaluation's weights to the SGF games in the directories.
---iterations N sets the steps of the descent (3000).
+--iterations N sets the steps of the descent ({DEFAULT_ITERATIONS}).
 --opponent-weight W fits them for that opponent weight (16ths).
 --scale S fixes the logistic scale (keeps the units of another fit).
 --target search labels positions with the logged search scores, both with their mean with the result.
