@@ -397,6 +397,11 @@ fn forbidden_move_loses_under_renju() {
         );
     }
     assert!(stdout.contains("Game endings: forbidden 2"), "{text}");
+    // Black loses every game here, so the first engine's score splits by colour.
+    assert!(
+        stdout.contains("Fixed as black: 0 - 1 - 0  [0.000] 1; as white: 1 - 0 - 0  [1.000] 1"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -453,6 +458,28 @@ fn full_match_reports_statistics() {
     let losses = 12 - wins - draws;
     assert!(
         stdout.contains(&format!("Score of A vs B: {wins} - {losses} - {draws}  [")),
+        "{text}"
+    );
+    // A's results with each colour: its wins, losses and draws among the games it opened
+    // as black, then among those it played as white.
+    let by_colour = |black: bool| {
+        let mine: Vec<&GameLine> = played
+            .iter()
+            .filter(|g| (g.black == "A") == black)
+            .collect();
+        let won = if black { "1-0" } else { "0-1" };
+        let wins = mine.iter().filter(|g| g.result == won).count();
+        let draws = mine.iter().filter(|g| g.result == "1/2-1/2").count();
+        format!("{wins} - {} - {draws}  [", mine.len() - wins - draws)
+    };
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("A as black: "))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with(&format!("A as black: {}", by_colour(true)))
+            && line.contains(&format!("; as white: {}", by_colour(false)))
+            && line.ends_with(" 6"),
         "{text}"
     );
     for expected in [

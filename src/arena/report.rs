@@ -1,6 +1,7 @@
 //! What the arena prints: one progress line per finished game, and the final summary
-//! (results and statistics per encounter, the SPRT verdict, how games ended, and per
-//! engine the thinking time and the games lost by fault).
+//! (results and statistics per encounter, with the first engine's results as black and
+//! as white, since the first move is worth so much in these games; the SPRT verdict, how
+//! games ended, and per engine the thinking time and the games lost by fault).
 
 use super::config::Config;
 use super::game::{GameRecord, Reason};
@@ -28,6 +29,8 @@ pub struct Report<'a> {
     total_games: usize,
     finished: usize,
     tallies: Vec<Tally>,
+    /// The first engine's results by its colour, black's first.
+    colour_tallies: Vec<[Tally; 2]>,
     pairs: Vec<Pentanomial>,
     /// First engine's points in the first finished game of a pair still open.
     open_pairs: HashMap<usize, f64>,
@@ -50,6 +53,7 @@ impl<'a> Report<'a> {
             total_games,
             finished: 0,
             tallies: vec![Tally::default(); n],
+            colour_tallies: vec![[Tally::default(); 2]; n],
             pairs: vec![Pentanomial::default(); n],
             open_pairs: HashMap::new(),
             engines: config
@@ -119,13 +123,12 @@ impl<'a> Report<'a> {
             Some(color) if job.players[color.index()] == first => 1.0,
             Some(_) => 0.0,
         };
-        let tally = &mut self.tallies[job.encounter];
-        if points == 1.0 {
-            tally.wins += 1;
-        } else if points == 0.0 {
-            tally.losses += 1;
-        } else {
-            tally.draws += 1;
+        let colour = usize::from(job.players[Color::Black.index()] != first);
+        for tally in [
+            &mut self.tallies[job.encounter],
+            &mut self.colour_tallies[job.encounter][colour],
+        ] {
+            tally.add(points);
         }
         if let Some(other) = self.open_pairs.remove(&job.pair) {
             self.pairs[job.encounter].add(other, points);
@@ -184,15 +187,7 @@ impl<'a> Report<'a> {
         for (e, &[a, b]) in self.encounters.iter().enumerate() {
             let (a, b) = (&config.engines[a].name, &config.engines[b].name);
             let t = self.tallies[e];
-            let _ = writeln!(
-                out,
-                "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
-                t.wins,
-                t.losses,
-                t.draws,
-                t.score(),
-                t.games()
-            );
+            let _ = writeln!(out, "Score of {a} vs {b}: {}", results(&t));
             let _ = writeln!(
                 out,
                 "Elo difference: {} +/- {} (95%), LOS: {:.1}%, draw ratio: {:.1}%",
@@ -200,6 +195,13 @@ impl<'a> Report<'a> {
                 unsigned(t.elo_error95()),
                 100.0 * t.los(),
                 100.0 * t.draw_ratio()
+            );
+            let [black, white] = self.colour_tallies[e];
+            let _ = writeln!(
+                out,
+                "{a} as black: {}; as white: {}",
+                results(&black),
+                results(&white)
             );
             let p = self.pairs[e].0;
             let _ = writeln!(
@@ -341,6 +343,18 @@ pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
             }
         }
     }
+}
+
+/// `wins - losses - draws  [score] games`, as c-gomoku-cli writes a score.
+fn results(t: &Tally) -> String {
+    format!(
+        "{} - {} - {}  [{:.3}] {}",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score(),
+        t.games()
+    )
 }
 
 fn signed(v: f64) -> String {

@@ -62,6 +62,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a game worth `points` (1, ½ or 0).
+    pub fn add(&mut self, points: f64) {
+        if points == 1.0 {
+            self.wins += 1;
+        } else if points == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
