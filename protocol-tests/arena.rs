@@ -460,7 +460,7 @@ fn full_match_reports_statistics() {
         stdout.contains(&format!("Score of A vs B: {wins} - {losses} - {draws}  [")),
         "{text}"
     );
-    // A's results with each colour: its wins, losses and draws among the games it opened
+    // A's results with each colour: its wins, losses and draws among the games it played
     // as black, then among those it played as white.
     let by_colour = |black: bool| {
         let mine: Vec<&GameLine> = played

@@ -28,8 +28,8 @@ pub struct Report<'a> {
     encounters: Vec<[usize; 2]>,
     total_games: usize,
     finished: usize,
-    tallies: Vec<Tally>,
-    /// The first engine's results by its colour, black's first.
+    /// The first engine's results by its colour, black's first; the encounter's score
+    /// is their sum.
     colour_tallies: Vec<[Tally; 2]>,
     pairs: Vec<Pentanomial>,
     /// First engine's points in the first finished game of a pair still open.
@@ -52,7 +52,6 @@ impl<'a> Report<'a> {
             encounters,
             total_games,
             finished: 0,
-            tallies: vec![Tally::default(); n],
             colour_tallies: vec![[Tally::default(); 2]; n],
             pairs: vec![Pentanomial::default(); n],
             open_pairs: HashMap::new(),
@@ -124,12 +123,7 @@ impl<'a> Report<'a> {
             Some(_) => 0.0,
         };
         let colour = usize::from(job.players[Color::Black.index()] != first);
-        for tally in [
-            &mut self.tallies[job.encounter],
-            &mut self.colour_tallies[job.encounter][colour],
-        ] {
-            tally.add(points);
-        }
+        self.colour_tallies[job.encounter][colour].add(points);
         if let Some(other) = self.open_pairs.remove(&job.pair) {
             self.pairs[job.encounter].add(other, points);
         } else {
@@ -142,7 +136,7 @@ impl<'a> Report<'a> {
             None => "1/2-1/2",
         };
         let [a, b] = self.encounters[job.encounter].map(|e| self.config.engines[e].name.as_str());
-        let tally = self.tallies[job.encounter];
+        let tally = self.tally(job.encounter);
         let _ = write!(
             out,
             "[{}/{}] {} vs {}: {result} {{{}}} {} stones{} | {a}-{b} {}-{}-{} [{:.3}]",
@@ -175,6 +169,16 @@ impl<'a> Report<'a> {
         out
     }
 
+    /// The first engine's results in encounter `e`, both colours together.
+    fn tally(&self, e: usize) -> Tally {
+        let [black, white] = self.colour_tallies[e];
+        Tally {
+            wins: black.wins + white.wins,
+            losses: black.losses + white.losses,
+            draws: black.draws + white.draws,
+        }
+    }
+
     /// The final summary.
     pub fn summary(&self) -> String {
         let mut out = String::new();
@@ -186,7 +190,7 @@ impl<'a> Report<'a> {
         );
         for (e, &[a, b]) in self.encounters.iter().enumerate() {
             let (a, b) = (&config.engines[a].name, &config.engines[b].name);
-            let t = self.tallies[e];
+            let t = self.tally(e);
             let _ = writeln!(out, "Score of {a} vs {b}: {}", results(&t));
             let _ = writeln!(
                 out,
