@@ -487,6 +487,7 @@ fn full_match_reports_statistics() {
         "(95%), LOS: ",
         "draw ratio: ",
         "Game pairs by A's points (0, 1/2, 1, 3/2, 2): [",
+        "From the 6 pairs: score ",
         "SPRT (pentanomial, logistic Elo) elo0=0 elo1=5 alpha=0.05 beta=0.05: LLR ",
         "Games longer than 100 stones: ",
         "ms/move",
@@ -520,6 +521,10 @@ fn sprt_stops_at_the_upper_bound() {
     assert!(stdout.contains(": H1 accepted"), "{text}");
     assert!(
         stdout.contains("Game pairs by Strong's points (0, 1/2, 1, 3/2, 2): [0, 0, 0, 0, 12]"),
+        "{text}"
+    );
+    assert!(
+        stdout.contains("From the 12 pairs: score 1.000 (95%: 1.000 to 1.000), Elo +inf"),
         "{text}"
     );
 }

@@ -9,7 +9,8 @@ x solves sum p_i (a_i - s) / (1 + x (a_i - s)) = 0, and the LLR is N times the m
 log ratio of the two MLE distributions. The Rust code finds x by bisection; this script
 uses Newton's method from x = 0 with step halving, so the two share no code path.
 
-Also prints the Elo error bar and LOS values quoted in the tests.
+Also prints the Elo error bars (per game and per pair) and LOS values quoted in the
+tests.
 """
 import math
 
@@ -66,5 +67,19 @@ for counts, e0, e1 in CASES:
     print(f"LLR_logistic({e0}, {e1}, {counts}) = {llr_logistic(e0, e1, counts):.12f}")
 
 print(f"error bar W=10 L=10 D=0: {elo(0.5 + Z95 * 0.5 / math.sqrt(20)):.12f}")
+
+
+def pair_error_bar(counts):
+    """Half the width in Elo of the normal 95% interval of the score from the pair
+    scores' own spread (fishtest's error bar)."""
+    n = sum(counts)
+    mu = sum(c * i / 4 for i, c in enumerate(counts)) / n
+    var = sum(c * (i / 4 - mu) ** 2 for i, c in enumerate(counts)) / n
+    half = Z95 * math.sqrt(var / n)
+    return (elo(mu + half) - elo(mu - half)) / 2
+
+
+for counts in ([1, 0, 2, 0, 1], [15, 7, 26, 1, 1]):
+    print(f"pair error bar {counts}: {pair_error_bar(counts):.12f}")
 print(f"LOS W=60 L=40: {0.5 * (1 + math.erf(20 / math.sqrt(200))):.15f}")
 print(f"score(100) = {score(100):.15f}")

@@ -66,8 +66,9 @@ Output:
 Each finished game prints one line: its number, the players (black first), the result
 (1-0 black won, 0-1 white won, 1/2-1/2 drawn), why it ended and the running score of the
 pair. At the end: wins-losses-draws, score, Elo difference with its 95% interval
-(per-game model, as cutechess), LOS, draw ratio, game-pair counts, the SPRT verdict,
-and per engine the time per move (mean, max) and the games lost by fault.
+(per-game model, as cutechess), LOS, draw ratio, game-pair counts with the score's 95%
+interval and the Elo error bar from the pairs (as fishtest), the SPRT verdict, and per
+engine the time per move (mean, max) and the games lost by fault.
 Exit status: 0 when the match ran, 2 for a bad command line, 1 for other errors.";
 
 /// Limits of one engine's clock.

@@ -6,7 +6,7 @@
 use super::config::Config;
 use super::game::{GameRecord, Reason};
 use super::schedule::Job;
-use super::stats::{Pentanomial, SprtState, Tally};
+use super::stats::{Pentanomial, SprtState, Tally, elo_from_score};
 use crate::types::Color;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -207,12 +207,26 @@ impl<'a> Report<'a> {
                 results(&black),
                 results(&white)
             );
-            let p = self.pairs[e].0;
+            let pairs = &self.pairs[e];
+            let p = pairs.0;
             let _ = writeln!(
                 out,
                 "Game pairs by {a}'s points (0, 1/2, 1, 3/2, 2): [{}, {}, {}, {}, {}]",
                 p[0], p[1], p[2], p[3], p[4]
             );
+            if pairs.pairs() > 0 {
+                let (low, high) = pairs.score_interval95();
+                let _ = writeln!(
+                    out,
+                    "From the {} pairs: score {:.3} (95%: {:.3} to {:.3}), Elo {} +/- {}",
+                    pairs.pairs(),
+                    pairs.score(),
+                    low,
+                    high,
+                    signed(elo_from_score(pairs.score())),
+                    unsigned(pairs.elo_error95())
+                );
+            }
         }
         if let Some(sprt) = &config.sprt {
             let llr = sprt.llr(&self.pairs[0]);

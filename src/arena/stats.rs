@@ -15,6 +15,8 @@
 //!   maximum-likelihood distribution with that expected score is found, and the LLR is
 //!   the log ratio of the two likelihoods of the observed pairs. Empty outcome classes
 //!   get a count of 0.001 (fishtest's regularisation) so the maximisation is defined.
+//!   The pairs also give an error bar of their own, from the spread of the pair scores
+//!   (fishtest's), printed beside the per-game one.
 
 /// The normal quantile for a two-sided 95% interval, Φ⁻¹(0.975).
 const Z95: f64 = 1.959_963_984_540_054;
@@ -140,6 +142,54 @@ impl Pentanomial {
     pub fn add(&mut self, first: f64, second: f64) {
         let index = ((first + second) * 2.0).round() as usize;
         self.0[index] += 1;
+    }
+
+    /// The first engine's points per game over the finished pairs; 0.5 before any.
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        let points: f64 = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| f64::from(c) * pair_score(i))
+            .sum();
+        points / f64::from(n)
+    }
+
+    /// The normal 95% interval of the score from the spread of the pairs' scores, as
+    /// fishtest computes its error bars. Where lopsided openings give each side a win
+    /// with the strong colour, the two games of a pair answer each other, the pairs vary
+    /// less than independent games would, and this interval is narrower than the per-game
+    /// one of `Tally`; it is the right one for games played in pairs.
+    pub fn score_interval95(&self) -> (f64, f64) {
+        let n = f64::from(self.pairs());
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let mu = self.score();
+        let stderr = (self.variance() / n).sqrt();
+        (mu - Z95 * stderr, mu + Z95 * stderr)
+    }
+
+    /// The variance of the pairs' scores (points per game) about their mean.
+    fn variance(&self) -> f64 {
+        let mu = self.score();
+        let spread: f64 = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| f64::from(c) * (pair_score(i) - mu).powi(2))
+            .sum();
+        spread / f64::from(self.pairs().max(1))
+    }
+
+    /// Half the width, in Elo, of the pairs' 95% interval (see `score_interval95`).
+    pub fn elo_error95(&self) -> f64 {
+        let (low, high) = self.score_interval95();
+        (elo_from_score(high) - elo_from_score(low)) / 2.0
     }
 }
 
@@ -384,20 +434,8 @@ mod tests {
     fn pentanomial_llr_is_close_to_the_brownian_approximation() {
         // For many pairs the exact GSPRT approaches N·(s1−s0)(2μ−s0−s1)/(2σ²) (van den
         // Bergh, "A practical introduction to the GSPRT"), an independent closed form.
-        let counts = [400u32, 2000, 4000, 2300, 500];
-        let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
-        let mu: f64 = counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| f64::from(c) * pair_score(i))
-            .sum::<f64>()
-            / n;
-        let var: f64 = counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| f64::from(c) * (pair_score(i) - mu).powi(2))
-            .sum::<f64>()
-            / n;
+        let pairs = Pentanomial([400, 2000, 4000, 2300, 500]);
+        let (n, mu, var) = (f64::from(pairs.pairs()), pairs.score(), pairs.variance());
         let (s0, s1) = (score_from_elo(0.0), score_from_elo(5.0));
         let approx = n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
         let sprt = Sprt {
@@ -406,11 +444,44 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
         };
-        let llr = sprt.llr(&Pentanomial(counts));
+        let llr = sprt.llr(&pairs);
         assert!(
             (llr - approx).abs() < 0.01 * approx.abs(),
             "{llr} vs {approx}"
         );
+    }
+
+    #[test]
+    fn pair_error_bar_by_hand() {
+        // Every opening won once by each side, as on a lopsided set where the strong
+        // colour wins: the pairs do not vary at all, where the same 10 wins and 10 losses
+        // counted game by game give a bar of 163 Elo (`elo_error_bar_by_hand`).
+        let even = Pentanomial([0, 0, 10, 0, 0]);
+        assert_eq!(even.score(), 0.5);
+        assert_eq!(even.score_interval95(), (0.5, 0.5));
+        assert_eq!(even.elo_error95(), 0.0);
+        // Pair scores 0, ½, ½, 1: μ = 0.5, variance (0.25 + 0 + 0 + 0.25)/4 = 0.125,
+        // stderr √(0.125/4) = 0.176777, interval 0.5 ± 0.346476, so the bar is
+        // elo(0.846476) = 296.58 Elo (digits from scripts/stats-reference.py).
+        let spread = Pentanomial([1, 0, 2, 0, 1]);
+        let (low, high) = spread.score_interval95();
+        assert!(close(high - 0.5, Z95 * (0.125f64 / 4.0).sqrt(), 1e-12));
+        assert!(close(0.5 - low, high - 0.5, 1e-12));
+        assert!(close(spread.elo_error95(), 296.575_290_063_887, 1e-6));
+        // The fifty-ninth session's freestyle run against Rapfi (`--seed 79`, 29 - 63 - 8):
+        // the pairs' bar is 54.4 Elo against the games' 70.3.
+        let run = Pentanomial([15, 7, 26, 1, 1]);
+        assert!(close(run.score(), 0.33, 1e-12));
+        assert!(close(run.elo_error95(), 54.426_230_128_671, 1e-6));
+        let games = Tally {
+            wins: 29,
+            losses: 63,
+            draws: 8,
+        };
+        assert!(close(games.score(), run.score(), 1e-12));
+        assert!(run.elo_error95() < games.elo_error95());
+        assert_eq!(Pentanomial::default().score(), 0.5);
+        assert_eq!(Pentanomial::default().score_interval95(), (0.0, 1.0));
     }
 
     #[test]
