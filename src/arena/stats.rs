@@ -102,10 +102,7 @@ impl Tally {
             + f64::from(self.draws) * (0.5 - mu).powi(2)
             + f64::from(self.losses) * mu.powi(2))
             / n;
-        let stderr = (variance / n).sqrt();
-        let high = elo_from_score(mu + Z95 * stderr);
-        let low = elo_from_score(mu - Z95 * stderr);
-        (high - low) / 2.0
+        elo_half_width(normal_interval95(mu, variance, n))
     }
 
     /// Likelihood of superiority: the probability that the first engine is the stronger,
@@ -169,9 +166,7 @@ impl Pentanomial {
         if n == 0.0 {
             return (0.0, 1.0);
         }
-        let mu = self.score();
-        let stderr = (self.variance() / n).sqrt();
-        (mu - Z95 * stderr, mu + Z95 * stderr)
+        normal_interval95(self.score(), self.variance(), n)
     }
 
     /// The variance of the pairs' scores (points per game) about their mean.
@@ -188,9 +183,19 @@ impl Pentanomial {
 
     /// Half the width, in Elo, of the pairs' 95% interval (see `score_interval95`).
     pub fn elo_error95(&self) -> f64 {
-        let (low, high) = self.score_interval95();
-        (elo_from_score(high) - elo_from_score(low)) / 2.0
+        elo_half_width(self.score_interval95())
     }
+}
+
+/// The normal 95% interval of a mean score `mu` over `n` samples of variance `variance`.
+fn normal_interval95(mu: f64, variance: f64, n: f64) -> (f64, f64) {
+    let stderr = (variance / n).sqrt();
+    (mu - Z95 * stderr, mu + Z95 * stderr)
+}
+
+/// Half the width, in Elo, of an interval of the score: both ends turned into Elo.
+fn elo_half_width((low, high): (f64, f64)) -> f64 {
+    (elo_from_score(high) - elo_from_score(low)) / 2.0
 }
 
 /// Parameters of a sequential probability ratio test of H0: elo = elo0 against
