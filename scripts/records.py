@@ -138,14 +138,32 @@ def position(game, n, ms, then=None):
 def ask(command, lines, env=None):
     """Runs a brain (a command line, started in its own directory) on protocol lines that
     end in a request for a move. Returns its move as (x, y), or None, and its MESSAGE
-    lines."""
+    lines.
+
+    A brain's turn counts from the arrival of `BOARD`, while a fresh process may still be
+    sizing its hash table for `INFO max_memory` (Tengen writes its zeros then, about 150
+    ms at the matches' 350 MiB). A manager's game pays that once, before its first move;
+    here every position is a first move. So the lines before `BOARD` go first, with an
+    `ABOUT` whose answer says the brain has handled them, and only then the position."""
     cwd = os.path.dirname(os.path.abspath(command[0]))
     p = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True,
                          env=None if env is None else {**os.environ, **env})
-    p.stdin.write("\n".join(lines) + "\n")
+    messages, rest = [], lines
+    if "BOARD" in lines:
+        split = lines.index("BOARD")
+        p.stdin.write("\n".join(lines[:split] + ["ABOUT"]) + "\n")
+        p.stdin.flush()
+        for line in p.stdout:
+            line = line.strip()
+            if line.startswith("MESSAGE"):
+                messages.append(line)
+            if "name=" in line or line.startswith(("ERROR", "UNKNOWN")):
+                break
+        rest = lines[split:]
+    p.stdin.write("\n".join(rest) + "\n")
     p.stdin.flush()
-    move, messages = None, []
+    move = None
     for line in p.stdout:
         line = line.strip()
         if line.startswith("MESSAGE"):
