@@ -135,6 +135,29 @@ def position(game, n, ms, then=None):
     return lines + ["DONE"]
 
 
+# A move as a brain answers it: `x,y`.
+MOVE_LINE = re.compile(r"(\d+),(\d+)")
+
+
+def send(p, lines):
+    """Writes protocol lines to a brain's input."""
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+
+
+def read_until(p, messages, wanted):
+    """Reads a brain's output up to the first line `wanted` accepts, or an ERROR or
+    UNKNOWN line, which ends the wait too; MESSAGE lines go to `messages`, others are
+    skipped. Returns that line, or None where the output ends first."""
+    for line in p.stdout:
+        line = line.strip()
+        if line.startswith("MESSAGE"):
+            messages.append(line)
+        elif wanted(line) or line.startswith(("ERROR", "UNKNOWN")):
+            return line
+    return None
+
+
 def ask(command, lines, env=None):
     """Runs a brain (a command line, started in its own directory) on protocol lines that
     end in a request for a move. Returns its move as (x, y), or None, and its MESSAGE
@@ -152,31 +175,14 @@ def ask(command, lines, env=None):
     messages, rest = [], lines
     if "BOARD" in lines:
         split = lines.index("BOARD")
-        p.stdin.write("\n".join(lines[:split] + ["ABOUT"]) + "\n")
-        p.stdin.flush()
-        for line in p.stdout:
-            line = line.strip()
-            if line.startswith("MESSAGE"):
-                messages.append(line)
-            if "name=" in line or line.startswith(("ERROR", "UNKNOWN")):
-                break
+        send(p, lines[:split] + ["ABOUT"])
+        read_until(p, messages, lambda line: "name=" in line)
         rest = lines[split:]
-    p.stdin.write("\n".join(rest) + "\n")
-    p.stdin.flush()
-    move = None
-    for line in p.stdout:
-        line = line.strip()
-        if line.startswith("MESSAGE"):
-            messages.append(line)
-            continue
-        m = re.fullmatch(r"(\d+),(\d+)", line)
-        if m:
-            move = (int(m.group(1)), int(m.group(2)))
-            break
-        if line.startswith(("ERROR", "UNKNOWN")):
-            break
+    send(p, rest)
+    m = MOVE_LINE.fullmatch(read_until(p, messages, MOVE_LINE.fullmatch) or "")
+    move = (int(m.group(1)), int(m.group(2))) if m else None
     try:
-        p.stdin.write("END\n")
+        send(p, ["END"])
         p.stdin.close()
         p.wait(timeout=5)
     except (OSError, subprocess.TimeoutExpired):
