@@ -60,11 +60,16 @@ fn read_all(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
 /// Runs `pbrain-tengen arena ARGS`, killing it (and failing) if it takes longer than
 /// `HANG_LIMIT`.
 fn arena(args: &[String]) -> Run {
-    let mut child = start_arena(args);
+    tool("arena", args)
+}
+
+/// Runs `pbrain-tengen SUBCOMMAND ARGS` as `arena` runs the arena.
+fn tool(subcommand: &str, args: &[String]) -> Run {
+    let mut child = start(subcommand, args);
     let out = read_all(child.stdout.take().unwrap());
     let err = read_all(child.stderr.take().unwrap());
     let Some(status) = wait(&mut child) else {
-        panic!("arena hung; output so far:\n{}", out.join().unwrap());
+        panic!("{subcommand} hung; output so far:\n{}", out.join().unwrap());
     };
     Run {
         status: status.code().unwrap_or(-1),
@@ -581,4 +586,111 @@ fn command_line_errors_and_help() {
     ]));
     assert_eq!(run.status, 1, "{}", run.stdout);
     assert!(run.stderr.contains("cannot start engine"), "{}", run.stderr);
+}
+
+/// The text after the first line of `text` that starts with `prefix`.
+fn after<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no line {prefix:?} in:\n{text}"))
+}
+
+/// The numbers at the start of a `w - l - d  [score] games` or `[a, b, …]` text.
+fn counts(text: &str, how_many: usize) -> Vec<u32> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(how_many)
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn pool_sums_runs_from_their_records() {
+    let dirs = [temp_dir("pool-1"), temp_dir("pool-2")];
+    let names: Vec<&str> = dirs.iter().map(|d| d.to_str().unwrap()).collect();
+    let mut sums = [vec![0; 3], vec![0; 3], vec![0; 5]];
+    for (i, dir) in names.iter().enumerate() {
+        let (stdout, _) = arena_ok(&args(&[
+            "--games",
+            "8",
+            "--concurrency",
+            "2",
+            "--engine",
+            &fake(&format!("good --seed {}", 20 + i)),
+            "name=A",
+            "--engine",
+            &fake("good --seed 30"),
+            "name=B",
+            "--out",
+            dir,
+        ]));
+        let run = [
+            counts(after(&stdout, "Score of A vs B: "), 3),
+            counts(after(&stdout, "A as black: "), 3),
+            counts(
+                after(&stdout, "Game pairs by A's points (0, 1/2, 1, 3/2, 2): "),
+                5,
+            ),
+        ];
+        for (sum, run) in sums.iter_mut().zip(run) {
+            for (s, r) in sum.iter_mut().zip(run) {
+                *s += r;
+            }
+        }
+    }
+    let run = tool("pool", &args(&names));
+    let text = format!("{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.status, 0, "{text}");
+    assert!(
+        run.stdout.starts_with("Pooled 2 runs: 16 games\n"),
+        "{text}"
+    );
+    assert_eq!(
+        counts(after(&run.stdout, "Score of A vs B: "), 3),
+        sums[0],
+        "{text}"
+    );
+    assert_eq!(
+        counts(after(&run.stdout, "A as black: "), 3),
+        sums[1],
+        "{text}"
+    );
+    let pairs = after(
+        &run.stdout,
+        "Game pairs by A's points (0, 1/2, 1, 3/2, 2): ",
+    );
+    assert_eq!(counts(pairs, 5), sums[2], "{text}");
+    for dir in &names {
+        assert!(
+            after(&run.stdout, &format!("  {dir}: ")).ends_with("] 8"),
+            "{text}"
+        );
+    }
+    for line in [
+        "From the 16 games: score ",
+        "From the 8 pairs: score ",
+        "From the 2 runs: score ",
+    ] {
+        assert!(run.stdout.contains(line), "{line}: {text}");
+    }
+
+    // A directory without records is an error; a missing directory too; so is no
+    // directory at all, as a bad command line.
+    let empty = temp_dir("pool-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = tool("pool", &args(&[names[0], empty.to_str().unwrap()]));
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("no SGF records in"), "{}", run.stderr);
+    let run = tool("pool", &args(&["/nonexistent/run"]));
+    assert_eq!(run.status, 1);
+    let run = tool("pool", &[]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("Usage: pbrain-tengen pool DIR"),
+        "{}",
+        run.stderr
+    );
+    for dir in dirs.iter().chain([&empty]) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -1,6 +1,7 @@
-//! Standard output of the subcommands (`arena`, `bench`, `tune`), which people pipe into
-//! other tools. A reader may stop early (`… | head`), and `print!` would then panic on
-//! the closed pipe: text goes out through [`show`], which tells the caller instead.
+//! Standard output of the subcommands (`arena`, `bench`, `pool`, `tune`), which people
+//! pipe into other tools. A reader may stop early (`… | head`), and `print!` would then
+//! panic on the closed pipe: text goes out through [`show`], which tells the caller
+//! instead.
 
 use std::io::Write;
 

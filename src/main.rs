@@ -23,9 +23,10 @@ fn main() -> ExitCode {
         Some("arena") => tengen::arena::run(&args[1..]),
         Some("bench") => tengen::bench::run(&args[1..]).map(|()| 0),
         Some("play") => tengen::play::run(&args[1..]),
+        Some("pool") => tengen::arena::pool::run(&args[1..]),
         Some("tune") => tengen::tune::run(&args[1..]),
         Some(other) => Err(anyhow::anyhow!(
-            "unknown subcommand {other:?}; subcommands: arena, bench, play, tune; no argument runs the protocol"
+            "unknown subcommand {other:?}; subcommands: arena, bench, play, pool, tune; no argument runs the protocol"
         )),
     };
     match result {

@@ -4,7 +4,8 @@
 //! `config` parses the command line; `openings` reads opening files; `schedule` deals
 //! the games to worker threads; `game` drives two `engine` processes through one game
 //! and asks the `referee` about every move; `report` prints progress and the summary
-//! using `stats`; `record` writes SGF and PSQ files.
+//! using `stats`; `record` writes SGF and PSQ files. `pool` (its own subcommand) reads
+//! the records of several runs back and sums them up as one match.
 //!
 //! The terminal game (`crate::play`) saves its games with `record`, so they share one
 //! format, and takes `--rule` and `--size` as `config` does.
@@ -13,6 +14,7 @@ pub(crate) mod config;
 mod engine;
 pub(crate) mod game;
 mod openings;
+pub mod pool;
 pub(crate) mod record;
 pub(crate) mod referee;
 mod report;

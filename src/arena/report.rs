@@ -1,7 +1,8 @@
 //! What the arena prints: one progress line per finished game, and the final summary
 //! (results and statistics per encounter, with the first engine's results as black and
 //! as white, since the first move is worth so much in these games; the SPRT verdict, how
-//! games ended, and per engine the thinking time and the games lost by fault).
+//! games ended, and per engine the thinking time and the games lost by fault). `pool`
+//! prints the same lines for each encounter of the runs it pools.
 
 use super::config::Config;
 use super::game::{GameRecord, Reason};
@@ -136,7 +137,8 @@ impl<'a> Report<'a> {
             None => "1/2-1/2",
         };
         let [a, b] = self.encounters[job.encounter].map(|e| self.config.engines[e].name.as_str());
-        let tally = self.tally(job.encounter);
+        let [black, white] = self.colour_tallies[job.encounter];
+        let tally = black + white;
         let _ = write!(
             out,
             "[{}/{}] {} vs {}: {result} {{{}}} {} stones{} | {a}-{b} {}-{}-{} [{:.3}]",
@@ -169,16 +171,6 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// The first engine's results in encounter `e`, both colours together.
-    fn tally(&self, e: usize) -> Tally {
-        let [black, white] = self.colour_tallies[e];
-        Tally {
-            wins: black.wins + white.wins,
-            losses: black.losses + white.losses,
-            draws: black.draws + white.draws,
-        }
-    }
-
     /// The final summary.
     pub fn summary(&self) -> String {
         let mut out = String::new();
@@ -190,43 +182,7 @@ impl<'a> Report<'a> {
         );
         for (e, &[a, b]) in self.encounters.iter().enumerate() {
             let (a, b) = (&config.engines[a].name, &config.engines[b].name);
-            let t = self.tally(e);
-            let _ = writeln!(out, "Score of {a} vs {b}: {}", results(&t));
-            let _ = writeln!(
-                out,
-                "Elo difference: {} +/- {} (95%), LOS: {:.1}%, draw ratio: {:.1}%",
-                signed(t.elo()),
-                unsigned(t.elo_error95()),
-                100.0 * t.los(),
-                100.0 * t.draw_ratio()
-            );
-            let [black, white] = self.colour_tallies[e];
-            let _ = writeln!(
-                out,
-                "{a} as black: {}; as white: {}",
-                results(&black),
-                results(&white)
-            );
-            let pairs = &self.pairs[e];
-            let p = pairs.0;
-            let _ = writeln!(
-                out,
-                "Game pairs by {a}'s points (0, 1/2, 1, 3/2, 2): [{}, {}, {}, {}, {}]",
-                p[0], p[1], p[2], p[3], p[4]
-            );
-            if pairs.pairs() > 0 {
-                let (low, high) = pairs.score_interval95();
-                let _ = writeln!(
-                    out,
-                    "From the {} pairs: score {:.3} (95%: {:.3} to {:.3}), Elo {} +/- {}",
-                    pairs.pairs(),
-                    pairs.score(),
-                    low,
-                    high,
-                    signed(elo_from_score(pairs.score())),
-                    unsigned(pairs.elo_error95())
-                );
-            }
+            out += &encounter_summary(a, b, self.colour_tallies[e], &self.pairs[e]);
         }
         if let Some(sprt) = &config.sprt {
             let llr = sprt.llr(&self.pairs[0]);
@@ -327,6 +283,54 @@ impl<'a> Report<'a> {
     }
 }
 
+/// The summary of one encounter: the first engine's score, Elo with its error bar, LOS
+/// and draw ratio, its results with each colour, and the game pairs with their interval.
+pub(super) fn encounter_summary(
+    a: &str,
+    b: &str,
+    colours: [Tally; 2],
+    pairs: &Pentanomial,
+) -> String {
+    let mut out = String::new();
+    let [black, white] = colours;
+    let t = black + white;
+    let _ = writeln!(out, "Score of {a} vs {b}: {}", results(&t));
+    let _ = writeln!(
+        out,
+        "Elo difference: {} +/- {} (95%), LOS: {:.1}%, draw ratio: {:.1}%",
+        signed(t.elo()),
+        unsigned(t.elo_error95()),
+        100.0 * t.los(),
+        100.0 * t.draw_ratio()
+    );
+    let _ = writeln!(
+        out,
+        "{a} as black: {}; as white: {}",
+        results(&black),
+        results(&white)
+    );
+    let p = pairs.0;
+    let _ = writeln!(
+        out,
+        "Game pairs by {a}'s points (0, 1/2, 1, 3/2, 2): [{}, {}, {}, {}, {}]",
+        p[0], p[1], p[2], p[3], p[4]
+    );
+    if pairs.pairs() > 0 {
+        let (low, high) = pairs.score_interval95();
+        let _ = writeln!(
+            out,
+            "From the {} pairs: score {:.3} (95%: {:.3} to {:.3}), Elo {} +/- {}",
+            pairs.pairs(),
+            pairs.score(),
+            low,
+            high,
+            signed(elo_from_score(pairs.score())),
+            unsigned(pairs.elo_error95())
+        );
+    }
+    out
+}
+
 /// `{black wins: …}`-style text for how a game ended.
 pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
     let side = |color: Color| format!("{} ({color})", names[color.index()]);
@@ -364,7 +368,7 @@ pub fn describe(game: &GameRecord, names: [&str; 2]) -> String {
 }
 
 /// `wins - losses - draws  [score] games`, as c-gomoku-cli writes a score.
-fn results(t: &Tally) -> String {
+pub(super) fn results(t: &Tally) -> String {
     format!(
         "{} - {} - {}  [{:.3}] {}",
         t.wins,

@@ -93,16 +93,28 @@ impl Tally {
 
     /// Half the width, in Elo, of the 95% interval of the Elo difference.
     pub fn elo_error95(&self) -> f64 {
-        let n = f64::from(self.games());
-        if n == 0.0 {
+        if self.games() == 0 {
             return f64::INFINITY;
         }
+        elo_half_width(self.score_interval95())
+    }
+
+    /// The normal 95% interval of the score, each game counted as independent.
+    pub fn score_interval95(&self) -> (f64, f64) {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        normal_interval95(self.score(), self.variance(), n)
+    }
+
+    /// The variance of the games' points (1, ½ or 0) about their mean.
+    fn variance(&self) -> f64 {
         let mu = self.score();
-        let variance = (f64::from(self.wins) * (1.0 - mu).powi(2)
+        (f64::from(self.wins) * (1.0 - mu).powi(2)
             + f64::from(self.draws) * (0.5 - mu).powi(2)
             + f64::from(self.losses) * mu.powi(2))
-            / n;
-        elo_half_width(normal_interval95(mu, variance, n))
+            / f64::from(self.games().max(1))
     }
 
     /// Likelihood of superiority: the probability that the first engine is the stronger,
@@ -121,6 +133,18 @@ impl Tally {
             return 0.0;
         }
         f64::from(self.draws) / f64::from(self.games())
+    }
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+        }
     }
 }
 
@@ -184,6 +208,99 @@ impl Pentanomial {
     /// Half the width, in Elo, of the pairs' 95% interval (see `score_interval95`).
     pub fn elo_error95(&self) -> f64 {
         elo_half_width(self.score_interval95())
+    }
+}
+
+/// How far several runs of one match agree: the runs' scores spread about the pooled
+/// score as independent games would make them spread, unless the runs differ in
+/// something the games do not show (the host, its load, the build) or the games of a run
+/// answer one another (pairs of one opening). Weighting each run by its games, the
+/// per-game variance the spread implies is Σ nᵢ (sᵢ − s)² / (k − 1) over the k runs; its
+/// ratio to the games' own variance is the runs' dispersion (1 when they agree as chance
+/// allows; k − 1 times it is the χ² of the run scores, on k − 1 degrees of freedom).
+pub struct RunSpread {
+    /// The pooled score.
+    pub score: f64,
+    /// The per-game variance the spread of the runs' scores implies, over the games' own.
+    pub dispersion: f64,
+    /// The 95% interval of the pooled score from the spread (Student's t on k − 1
+    /// degrees of freedom), which holds whether or not the runs differ.
+    pub interval95: (f64, f64),
+    pub degrees_of_freedom: u32,
+}
+
+impl RunSpread {
+    /// `None` for fewer than two runs with games: a single run has no spread.
+    pub fn of(runs: &[Tally]) -> Option<RunSpread> {
+        let runs: Vec<&Tally> = runs.iter().filter(|t| t.games() > 0).collect();
+        let k = u32::try_from(runs.len()).ok()?;
+        if k < 2 {
+            return None;
+        }
+        let pooled = runs.iter().fold(Tally::default(), |sum, &&t| sum + t);
+        let n = f64::from(pooled.games());
+        let score = pooled.score();
+        let spread: f64 = runs
+            .iter()
+            .map(|t| f64::from(t.games()) * (t.score() - score).powi(2))
+            .sum();
+        let variance = spread / f64::from(k - 1);
+        let half = student_t95(k - 1) * (variance / n).sqrt();
+        Some(RunSpread {
+            score,
+            // Runs that differ have games that differ, so the games' variance is
+            // positive wherever the spread's is.
+            dispersion: if variance == 0.0 {
+                0.0
+            } else {
+                variance / pooled.variance()
+            },
+            interval95: (score - half, score + half),
+            degrees_of_freedom: k - 1,
+        })
+    }
+}
+
+/// The two-sided 95% quantile of Student's t distribution with `df` degrees of freedom
+/// (at least 1): the t with P(|T| < t) = 0.95, by bisection on `student_central`.
+pub fn student_t95(df: u32) -> f64 {
+    let (mut lo, mut hi) = (0.0, 1000.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if student_central(mid, df) < 0.95 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// P(|T| < t) for Student's t with `df` degrees of freedom, from the finite series for
+/// whole degrees of freedom (Abramowitz and Stegun 26.7.3 and 26.7.4), with θ =
+/// atan(t/√df): for odd df, 2/π (θ + sin θ cos θ (1 + 2/3 cos²θ + (2·4)/(3·5) cos⁴θ + …,
+/// up to cos^(df−3) θ)), nothing but θ for df = 1; for even df, sin θ (1 + 1/2 cos²θ +
+/// (1·3)/(2·4) cos⁴θ + …, up to cos^(df−2) θ).
+fn student_central(t: f64, df: u32) -> f64 {
+    let theta = (t / f64::from(df).sqrt()).atan();
+    let (sin, cos) = theta.sin_cos();
+    let cos2 = cos * cos;
+    // The series' terms: the factor of each is k/(k + 1) times the one before, from
+    // k = 2 (odd df) or k = 1 (even df), up to df − 3.
+    let series = |first: u32| {
+        let (mut sum, mut term, mut k) = (1.0, 1.0, first);
+        while k + 3 <= df {
+            term *= f64::from(k) / f64::from(k + 1) * cos2;
+            sum += term;
+            k += 2;
+        }
+        sum
+    };
+    if df % 2 == 1 {
+        let tail = if df == 1 { 0.0 } else { sin * cos * series(2) };
+        2.0 / std::f64::consts::PI * (theta + tail)
+    } else {
+        sin * series(1)
     }
 }
 
@@ -487,6 +604,56 @@ mod tests {
         assert!(run.elo_error95() < games.elo_error95());
         assert_eq!(Pentanomial::default().score(), 0.5);
         assert_eq!(Pentanomial::default().score_interval95(), (0.0, 1.0));
+    }
+
+    #[test]
+    fn student_t_matches_the_tables() {
+        // Two-sided 95% points of Student's t as the standard tables print them (NIST/
+        // SEMATECH e-Handbook of Statistical Methods, table 1.3.6.7.2, the 0.975 column).
+        for (df, t) in [
+            (1, 12.706),
+            (2, 4.303),
+            (3, 3.182),
+            (4, 2.776),
+            (5, 2.571),
+            (10, 2.228),
+            (17, 2.110),
+            (30, 2.042),
+            (100, 1.984),
+        ] {
+            let got = student_t95(df);
+            assert!(close(got, t, 5e-4), "{df}: {got} vs {t}");
+        }
+        // With many degrees of freedom t becomes the normal quantile.
+        assert!(close(student_t95(1_000_000), Z95, 1e-5));
+    }
+
+    #[test]
+    fn run_spread_by_hand() {
+        // Three runs of 10 games: 6-4-0, 2-8-0 and 4-4-2 score 0.6, 0.2 and 0.5; pooled
+        // 12-16-2, s = 13/30. Σ nᵢ(sᵢ − s)² = 10·((1/6)² + (7/30)² + (1/15)²) = 13/15, so
+        // the spread's variance is 13/30 on 2 degrees of freedom. The games' own variance
+        // is (12·(17/30)² + 2·(2/30)² + 16·(13/30)²)/30 = 103/450, so the dispersion is
+        // (13/30)/(103/450) = 195/103, and the interval s ± t₂·√((13/30)/30).
+        let runs = [(6, 4, 0), (2, 8, 0), (4, 4, 2)].map(|(wins, losses, draws)| Tally {
+            wins,
+            losses,
+            draws,
+        });
+        let spread = RunSpread::of(&runs).unwrap();
+        assert!(close(spread.score, 13.0 / 30.0, 1e-12));
+        assert!(close(spread.dispersion, 195.0 / 103.0, 1e-12));
+        assert_eq!(spread.degrees_of_freedom, 2);
+        let half = student_t95(2) * (13.0f64 / 30.0 / 30.0).sqrt();
+        assert!(close(spread.interval95.0, 13.0 / 30.0 - half, 1e-12));
+        assert!(close(spread.interval95.1, 13.0 / 30.0 + half, 1e-12));
+        // Runs that agree exactly have no spread, whatever their games' variance.
+        let same = RunSpread::of(&[runs[0], runs[0]]).unwrap();
+        assert_eq!(same.dispersion, 0.0);
+        assert_eq!(same.interval95, (0.6, 0.6));
+        // One run (an empty one does not count) has no spread to measure.
+        assert!(RunSpread::of(&[runs[0], Tally::default()]).is_none());
+        assert!(RunSpread::of(&[]).is_none());
     }
 
     #[test]
