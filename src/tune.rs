@@ -21,7 +21,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::arena::record::{parse_sgf, sgf_point, sgf_property, sgf_size};
+use crate::arena::record::{parse_sgf, sgf_point, sgf_property, sgf_result, sgf_size};
 use crate::board::Board;
 use crate::board::THREAT_CLASSES;
 use crate::board::pattern::{Pattern, Shape};
@@ -371,12 +371,10 @@ fn read_game(path: &Path) -> Result<Option<Game>> {
     let Some(rule) = Rule::ALL.into_iter().find(|r| Some(r.name()) == get("RU")) else {
         return Ok(None);
     };
-    let black_score = match get("RE") {
-        Some("B+") => 1.0,
-        Some("W+") => 0.0,
-        Some("0") => 0.5,
-        _ => return Ok(None),
+    let Some((black_points, true)) = get("RE").and_then(sgf_result) else {
+        return Ok(None);
     };
+    let black_score = black_points as f32;
     let mut moves = Vec::new();
     let mut scores = Vec::new();
     let mut black_moves = Vec::new();

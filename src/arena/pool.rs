@@ -5,7 +5,7 @@
 //! scores also allows for the runs differing in what the games do not show (host, load,
 //! build), and its dispersion says whether they do.
 
-use super::record::{parse_sgf, sgf_property};
+use super::record::{parse_sgf, sgf_property, sgf_result};
 use super::report::{encounter_summary, results};
 use super::stats::{Pentanomial, RunSpread, Tally};
 use crate::console::show;
@@ -108,15 +108,14 @@ fn read_game(text: &str) -> Result<Option<Game>> {
         .and_then(|n| n.trim().parse::<usize>().ok())
         .filter(|&n| n >= 1)
         .context("no arena game number (GN[game N], N from 1)")?;
-    let result = get("RE").context("no result (RE)")?;
-    // The arena's results: B+ and W+, with T (time) or F (fault) after the sign for a
-    // game lost that way, 0 for a draw, Void for a game the match stopped.
-    let black_points = match result {
+    // Games lost on time or by fault count as the arena counts them: as losses.
+    let black_points = match get("RE").context("no result (RE)")? {
         "Void" => return Ok(None),
-        "0" => 0.5,
-        r if r.starts_with("B+") => 1.0,
-        r if r.starts_with("W+") => 0.0,
-        other => bail!("unknown result RE[{other}]"),
+        re => {
+            sgf_result(re)
+                .with_context(|| format!("unknown result RE[{re}]"))?
+                .0
+        }
     };
     let name = |key: &str| {
         get(key)
@@ -250,6 +249,7 @@ mod tests {
         assert_eq!(points("0"), Some(0.5));
         assert_eq!(points("Void"), None);
         assert!(read_game(&record(3, "A", "B", "?")).is_err());
+        assert!(read_game(&record(3, "A", "B", "B+R")).is_err());
         let game = read_game(&record(12, "A", "B", "B+")).unwrap().unwrap();
         assert_eq!(
             (game.number, game.black.as_str(), game.white.as_str()),

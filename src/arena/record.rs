@@ -214,6 +214,24 @@ fn read_sgf(text: &str) -> Result<Replay> {
     })
 }
 
+/// A finished game's result as `sgf` writes it in `RE`: black's points (1, ½ or 0) and
+/// whether the game ended on the board (a five, or a draw) rather than by time or a
+/// fault. `None` for a void game and for anything `sgf` does not write.
+pub(crate) fn sgf_result(re: &str) -> Option<(f64, bool)> {
+    let (points, how) = match re.split_once('+') {
+        None if re == "0" => return Some((0.5, true)),
+        None => return None,
+        Some(("B", how)) => (1.0, how),
+        Some(("W", how)) => (0.0, how),
+        Some(_) => return None,
+    };
+    match how {
+        "" => Some((points, true)),
+        "T" | "F" => Some((points, false)),
+        _ => None,
+    }
+}
+
 /// The value of a node's property `key`, as written.
 pub(crate) fn sgf_property<'a>(node: &'a [(String, String)], key: &str) -> Option<&'a str> {
     node.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
@@ -396,6 +414,32 @@ mod tests {
         assert!(rect.contains("SZ[20:15]") && rect.contains("RE[W+T]"));
         assert!(sgf(&header(15, 15), &game(Some(Color::White), Reason::Five)).contains("RE[W+]"));
         assert!(sgf(&header(15, 15), &game(None, Reason::DrawAfter(200))).contains("RE[0]"));
+    }
+
+    #[test]
+    fn every_result_sgf_writes_reads_back() {
+        let timeout = Reason::Timeout {
+            elapsed_ms: Some(3),
+            allowed_ms: 1,
+        };
+        let fault = Reason::Fault(Fault::Occupied { x: 1, y: 1 });
+        for (winner, reason, expected) in [
+            (Some(Color::Black), Reason::Five, Some((1.0, true))),
+            (Some(Color::White), Reason::Five, Some((0.0, true))),
+            (Some(Color::Black), timeout, Some((1.0, false))),
+            (Some(Color::White), fault, Some((0.0, false))),
+            (None, Reason::DrawAfter(200), Some((0.5, true))),
+            (None, Reason::BoardFull, Some((0.5, true))),
+            (None, Reason::Aborted, None),
+        ] {
+            let text = sgf(&header(15, 15), &game(winner, reason));
+            let nodes = parse_sgf(&text).unwrap();
+            let re = sgf_property(&nodes[0], "RE").unwrap();
+            assert_eq!(sgf_result(re), expected, "RE[{re}]");
+        }
+        for other in ["B+R", "W+3.5", "B", "Draw", "?", ""] {
+            assert_eq!(sgf_result(other), None, "RE[{other}]");
+        }
     }
 
     #[test]
