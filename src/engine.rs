@@ -10,8 +10,8 @@
 //! point for black (unless the board has nothing else left).
 
 use crate::board::Board;
+use crate::memory;
 use crate::search::{Limits, SearchInfo, SearchResult, Searcher};
-use crate::tt;
 use crate::types::{Color, MAX_SIZE, MIN_SIZE, Pos, Rule};
 use std::fmt;
 use std::sync::Arc;
@@ -377,10 +377,8 @@ impl Engine {
         let Some(kib) = self.hash_kib else {
             return self.searcher.set_memory(limit);
         };
-        let threads = self.searcher.threads() as u64;
-        let rest = tt::OTHER_MEMORY as u64 + threads * tt::PER_THREAD as u64;
-        let needed = kib.saturating_mul(1024).saturating_add(rest);
-        let process = needed.saturating_mul(100) / (100 - tt::SAFETY_MARGIN_PERCENT) + 1;
+        let process =
+            memory::limit_for_table_bytes(kib.saturating_mul(1024), self.searcher.threads());
         self.searcher.set_memory(if limit == 0 {
             process
         } else {

@@ -13,6 +13,7 @@ pub mod board;
 pub mod console;
 pub mod engine;
 pub mod eval;
+pub mod memory;
 pub mod movegen;
 pub mod output;
 pub mod platform;

@@ -12,9 +12,9 @@
 //! node count is the same in every profile.
 //!
 //! Expected users: `BUILD_PROFILE` by `ABOUT` and the command-line banner;
-//! `default_threads` and `DEFAULT_MAX_MEMORY` by the engine before (or without) the
-//! manager's `INFO thread_num` / `INFO max_memory`; `VERBOSE_MESSAGES` by the protocol
-//! layer's search reports; `exe_dir` by anything that loads files shipped beside the exe.
+//! `default_threads` by the engine before (or without) the manager's `INFO thread_num`;
+//! `VERBOSE_MESSAGES` by the protocol layer's search reports; `exe_dir` by anything that
+//! loads files shipped beside the exe.
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -82,11 +82,6 @@ pub const BUILD_PROFILE: &str = PROFILE.name();
 /// Whether search reports every iteration as a `MESSAGE` line in this build.
 pub const VERBOSE_MESSAGES: bool = PROFILE.verbose_messages();
 
-/// Memory budget in bytes when the manager sends `INFO max_memory 0` ("no limit") or no
-/// limit at all: Gomocup's own limit, 350 MiB, so an unlimited game is sized like a
-/// tournament one rather than growing without bound.
-pub const DEFAULT_MAX_MEMORY: u64 = 350 * 1024 * 1024;
-
 /// Search threads when the manager does not say, for this build.
 pub fn default_threads() -> usize {
     PROFILE.default_threads()
@@ -132,11 +127,6 @@ mod tests {
         }
         assert!(Profile::Default.verbose_messages());
         assert!(Profile::Default.default_threads() >= 1);
-    }
-
-    #[test]
-    fn default_memory_is_gomocup_limit() {
-        assert_eq!(DEFAULT_MAX_MEMORY, 367_001_600);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The transposition table shared by every search thread, and the memory budget that sizes it.
+//! The transposition table shared by every search thread.
 //!
 //! The table is lock-free: all threads hold a `&TranspositionTable` and every shared word is
 //! an `AtomicU64` accessed with `Relaxed` ordering, which compiles to plain moves on x86. An
@@ -16,9 +16,8 @@
 //! from the root must be converted by the search to "distance from this node" before
 //! storing and back after probing; the table knows nothing of plies.
 //!
-//! The second half of the module decides how large the table may be under a process-wide
-//! memory limit ([`table_bytes_for_limit`]) and reads the process's peak resident size
-//! ([`peak_rss_bytes`]) so that the limit can be checked from the outside.
+//! How large the table may be under the manager's memory limit is decided in
+//! [`crate::memory`].
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -384,67 +383,6 @@ fn allocate(count: usize) -> Vec<Bucket> {
     buckets
 }
 
-const MIB: u64 = 1 << 20;
-
-/// The memory limit used when the manager sends `max_memory 0` (no limit): Gomocup's own
-/// limit of 350 MiB, so that a brain run without a limit behaves as in the tournament.
-pub const DEFAULT_MAX_MEMORY: u64 = 350 * MIB;
-/// Everything the process holds besides the table and the search threads: the binary and
-/// its libraries, the main thread's stack, pattern and Zobrist tables, protocol buffers.
-/// An estimate with room to spare; the measured peak resident size is the check.
-pub const OTHER_MEMORY: usize = 16 << 20;
-/// Each search thread: its stack (touched only as deep as the search goes) plus its own
-/// board, state stack, history tables and leaf VCF answers (128 KiB).
-pub const PER_THREAD: usize = 8 << 20;
-/// Percentage of the limit kept unused for what the estimates above miss, such as
-/// allocator overhead and fragmentation.
-pub const SAFETY_MARGIN_PERCENT: u64 = 10;
-/// The smallest table worth playing with. A limit that leaves less than this after the
-/// rest is too small to play within: about 28 MiB for one thread, 37 MiB for two.
-pub const MIN_TABLE_BYTES: usize = 1 << 20;
-
-/// The table size for a process limited to `max_memory` bytes (`0`: [`DEFAULT_MAX_MEMORY`])
-/// running `threads` search threads: the largest power of two that fits in the limit less
-/// the safety margin, [`OTHER_MEMORY`] and [`PER_THREAD`] per thread. `None` when less
-/// than [`MIN_TABLE_BYTES`] would remain.
-pub fn table_bytes_for_limit(max_memory: u64, threads: usize) -> Option<usize> {
-    let limit = if max_memory == 0 {
-        DEFAULT_MAX_MEMORY
-    } else {
-        max_memory
-    };
-    let usable = limit - limit / 100 * SAFETY_MARGIN_PERCENT;
-    let threads = u64::try_from(threads.max(1)).unwrap_or(u64::MAX);
-    let rest = (OTHER_MEMORY as u64).saturating_add(threads.saturating_mul(PER_THREAD as u64));
-    let budget = usable.checked_sub(rest)?;
-    if budget < MIN_TABLE_BYTES as u64 {
-        return None;
-    }
-    let bytes = 1u64 << budget.ilog2();
-    Some(usize::try_from(bytes).unwrap_or(1 << (usize::BITS - 1)))
-}
-
-/// The peak resident set size of this process in bytes (`VmHWM` of `/proc/self/status`),
-/// or `None` where that file does not exist.
-pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status_bytes(&status, "VmHWM")
-}
-
-/// The value of a `Name:   1234 kB` line of a `/proc/*/status` text, in bytes.
-fn status_bytes(status: &str, name: &str) -> Option<u64> {
-    status.lines().find_map(|line| {
-        let value = line.strip_prefix(name)?.strip_prefix(':')?;
-        let kib = value
-            .trim()
-            .strip_suffix("kB")?
-            .trim_end()
-            .parse::<u64>()
-            .ok()?;
-        Some(kib * 1024)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -797,6 +735,27 @@ mod tests {
         assert_eq!(tt.generation.load(Relaxed), 0);
     }
 
+    /// The value of a `Name:   1234 kB` line of a `/proc/*/status` text, in bytes.
+    fn status_bytes(status: &str, name: &str) -> Option<u64> {
+        status.lines().find_map(|line| {
+            let value = line.strip_prefix(name)?.strip_prefix(':')?;
+            let kib = value
+                .trim()
+                .strip_suffix("kB")?
+                .trim_end()
+                .parse::<u64>()
+                .ok()?;
+            Some(kib * 1024)
+        })
+    }
+
+    /// The peak resident set size of this process in bytes (`VmHWM` of
+    /// `/proc/self/status`), or `None` where that file does not exist.
+    fn peak_rss_bytes() -> Option<u64> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        status_bytes(&status, "VmHWM")
+    }
+
     /// The resident size of the mappings overlapping `start..start + len`, from
     /// `/proc/self/smaps`, or `None` where that file does not exist.
     fn resident_bytes(start: usize, len: usize) -> Option<u64> {
@@ -829,47 +788,6 @@ mod tests {
         match resident_bytes(start, tt.size_bytes()) {
             Some(resident) => assert!(resident >= tt.size_bytes() as u64, "{resident}"),
             None => assert!(!std::path::Path::new("/proc/self/smaps").exists()),
-        }
-    }
-
-    #[test]
-    fn the_budget_subtracts_the_rest_of_the_process() {
-        const MIB: usize = 1 << 20;
-        let mib = |n: u64| n * MIB as u64;
-        assert_eq!(table_bytes_for_limit(mib(350), 1), Some(256 * MIB));
-        assert_eq!(
-            table_bytes_for_limit(0, 1),
-            table_bytes_for_limit(DEFAULT_MAX_MEMORY, 1)
-        );
-        assert_eq!(table_bytes_for_limit(mib(64), 1), Some(32 * MIB));
-        assert_eq!(table_bytes_for_limit(mib(64), 2), Some(16 * MIB));
-        assert_eq!(
-            table_bytes_for_limit(mib(64), 0),
-            table_bytes_for_limit(mib(64), 1)
-        );
-        assert_eq!(table_bytes_for_limit(mib(1024), 2), Some(512 * MIB));
-
-        // The documented minimum limits: about 28 MiB for one thread, 37 MiB for two.
-        assert_eq!(table_bytes_for_limit(mib(27), 1), None);
-        assert_eq!(table_bytes_for_limit(mib(28), 1), Some(MIB));
-        assert_eq!(table_bytes_for_limit(mib(36), 2), None);
-        assert_eq!(table_bytes_for_limit(mib(37), 2), Some(MIB));
-        assert_eq!(table_bytes_for_limit(mib(10), 1), None);
-        assert_eq!(table_bytes_for_limit(1, 1), None);
-        assert_eq!(table_bytes_for_limit(mib(350), usize::MAX), None);
-        assert!(table_bytes_for_limit(u64::MAX, 1).is_some_and(usize::is_power_of_two));
-
-        for limit in (20..2000).step_by(7).map(mib) {
-            for threads in 1..=8 {
-                let Some(table) = table_bytes_for_limit(limit, threads) else {
-                    continue;
-                };
-                let rest = (OTHER_MEMORY + threads * PER_THREAD) as u64;
-                let usable = limit * (100 - SAFETY_MARGIN_PERCENT) / 100;
-                assert!(table.is_power_of_two() && table >= MIN_TABLE_BYTES);
-                assert!(table as u64 + rest <= usable, "{limit} {threads}");
-                assert!(2 * table as u64 + rest > usable, "largest power of two");
-            }
         }
     }
 

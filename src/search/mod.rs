@@ -15,10 +15,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
+use crate::memory;
 use crate::movegen::{self, Threat};
 use crate::threat::vcf::Vcf;
 use crate::threat::vct::Vct;
-use crate::tt::{self, TranspositionTable};
+use crate::tt::TranspositionTable;
 use crate::types::Pos;
 use crate::types::value::*;
 use params::*;
@@ -103,7 +104,7 @@ impl Searcher {
     /// the process never holds a table larger than the limit it is about to receive.
     pub fn new() -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(tt::MIN_TABLE_BYTES),
+            tt: TranspositionTable::new(memory::MIN_TABLE_BYTES),
             threads: 1,
             sized: false,
             one_ply: false,
@@ -134,13 +135,13 @@ impl Searcher {
     /// the engine can play with.
     pub fn set_memory(&mut self, bytes: u64) -> Result<(), String> {
         self.sized = true;
-        match tt::table_bytes_for_limit(bytes, self.threads) {
+        match memory::table_bytes_for_limit(bytes, self.threads) {
             Some(size) => {
                 self.tt.resize(size);
                 Ok(())
             }
             None => {
-                self.tt.resize(tt::MIN_TABLE_BYTES);
+                self.tt.resize(memory::MIN_TABLE_BYTES);
                 Err(format!(
                     "max_memory {bytes} is too small; playing with a minimal table"
                 ))
