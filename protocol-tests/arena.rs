@@ -683,6 +683,10 @@ fn pool_sums_runs_from_their_records() {
     assert!(run.stderr.contains("no SGF records in"), "{}", run.stderr);
     let run = tool("pool", &args(&["/nonexistent/run"]));
     assert_eq!(run.status, 1);
+    let again = format!("{}/.", names[0]);
+    let run = tool("pool", &args(&[names[0], names[1], again.as_str()]));
+    assert_eq!(run.status, 2, "a run named twice would count twice");
+    assert!(run.stderr.contains("are the same run"), "{}", run.stderr);
     let run = tool("pool", &[]);
     assert_eq!(run.status, 2);
     assert!(

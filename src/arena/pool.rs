@@ -57,6 +57,17 @@ pub fn run(args: &[String]) -> Result<i32> {
         eprintln!("pool: no run directories\n{USAGE}");
         return Ok(2);
     }
+    // The same run named twice (`a` and `./a`, say) would count its games twice.
+    let mut seen = BTreeMap::new();
+    for dir in args {
+        let Ok(path) = fs::canonicalize(dir) else {
+            continue;
+        };
+        if let Some(first) = seen.insert(path, dir) {
+            eprintln!("pool: {first} and {dir} are the same run\n{USAGE}");
+            return Ok(2);
+        }
+    }
     let mut runs = Vec::new();
     for dir in args {
         runs.push(read_run(Path::new(dir))?);
