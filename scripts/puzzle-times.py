@@ -4,7 +4,9 @@
 Each puzzle is sent to a fresh `pbrain-tengen` as a BOARD command under renju rules with
 a generous turn limit. The script prints the brain's move, whether it is one of the
 puzzle's listed answers, the score of its last MESSAGE line, and the wall time from
-DONE to the move (table clearing and process start-up excluded).
+DONE to the move. That time excludes process start-up but not the fresh brain's first
+position, which costs some 50 ms before any search on every puzzle alike; the MESSAGE
+line's own time is the search's.
 
 Usage: scripts/puzzle-times.py [BRAIN] [PUZZLES]
   BRAIN    the brain (default target/release/pbrain-tengen)
