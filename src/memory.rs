@@ -50,9 +50,10 @@ pub fn table_bytes_for_limit(max_memory: u64, threads: usize) -> Option<usize> {
     Some(usize::try_from(bytes).unwrap_or(1 << (usize::BITS - 1)))
 }
 
-/// The smallest process limit under which [`table_bytes_for_limit`] leaves a table of at
-/// least `table_bytes` (when that is a power of two) for `threads` search threads: how a
-/// hash size asked for in bytes becomes a limit the search can size itself by.
+/// The least process limit (to within the safety margin's rounding) under which
+/// [`table_bytes_for_limit`] leaves a table of `table_bytes` (rounded down to a power of
+/// two) for `threads` search threads: how a hash size asked for in bytes becomes a
+/// limit the search can size itself by.
 pub fn limit_for_table_bytes(table_bytes: u64, threads: usize) -> u64 {
     let needed = table_bytes.saturating_add(rest_bytes(threads));
     needed.saturating_mul(100) / (100 - SAFETY_MARGIN_PERCENT) + 1
@@ -108,8 +109,8 @@ mod tests {
                 let limit = limit_for_table_bytes(table, threads);
                 let got = table_bytes_for_limit(limit, threads).map(|b| b as u64);
                 assert_eq!(got, Some(table), "{table} {threads}");
-                // A limit much smaller would no longer leave the table: the least
-                // limit, to the margin's rounding.
+                // One percent less no longer leaves it: the limit is the least, to
+                // within the margin's rounding.
                 let below = limit - limit / 100;
                 let smaller = table_bytes_for_limit(below, threads).map(|b| b as u64);
                 assert!(smaller < Some(table), "{table} {threads}");
