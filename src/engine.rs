@@ -99,7 +99,7 @@ pub struct Engine {
     rule: Rule,
     searcher: Searcher,
     stop: Arc<AtomicBool>,
-    /// `INFO max_memory` (0: the table module's default) and Yixin-Board's
+    /// `INFO max_memory` (0: the memory module's default) and Yixin-Board's
     /// `INFO hash_size` in KiB, as far as they were sent.
     max_memory: Option<u64>,
     hash_kib: Option<u64>,
